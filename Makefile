@@ -1,0 +1,83 @@
+# ucsan: plain GNU make. `make` builds into build/, `make check` runs every
+# test suite, `make install PREFIX=... DESTDIR=...` installs.
+
+VERSION := 0.1.0
+PREFIX ?= /usr/local
+DESTDIR ?=
+CC ?= cc
+CFLAGS ?= -O2 -g
+B := build
+
+# The runtime is never instrumented itself. Hidden by default: only the
+# entry points and the public API are exported. initial-exec TLS keeps the
+# per-thread context one instruction away.
+RT_CFLAGS := -std=gnu11 -fPIC -fvisibility=hidden -ftls-model=initial-exec \
+	-fno-omit-frame-pointer -pthread -Wall -Wextra -MMD -MP
+ifeq ($(shell uname -m),x86_64)
+RT_CFLAGS += -mcx16
+endif
+# libdw/libelf: symbolizing reports; libatomic: 16-byte atomics;
+# libgcc_s: the unwinder for report stacks; libdl: dlsym for interceptors.
+RT_LIBS := -ldw -lelf -latomic -lgcc_s -ldl -pthread
+
+RT_SRCS := $(wildcard src/*.c)
+RT_OBJS := $(patsubst src/%.c,$(B)/obj/%.o,$(RT_SRCS))
+HEADERS := $(shell find include -name '*.h' 2>/dev/null)
+
+all: $(B)/lib/libucsan.so $(B)/bin/ucsan-cc $(B)/bin/ucsan-c++ \
+	$(patsubst include/%,$(B)/include/%,$(HEADERS)) $(B)/lib/pkgconfig/ucsan.pc
+
+$(B)/obj/%.o: src/%.c Makefile
+	@mkdir -p $(@D)
+	$(CC) $(RT_CFLAGS) $(CFLAGS) -c $< -o $@
+
+$(B)/lib/libucsan.so: $(RT_OBJS)
+	@mkdir -p $(@D)
+	$(CC) -shared -Wl,-soname,libucsan.so -Wl,--no-undefined -o $@ $(RT_OBJS) $(LDFLAGS) $(RT_LIBS)
+
+$(B)/bin/ucsan-cc $(B)/bin/ucsan-c++: tools/ucsan-cc.in
+	@mkdir -p $(@D)
+	cp $< $@ && chmod 755 $@
+
+$(B)/include/%: include/%
+	@mkdir -p $(@D)
+	cp $< $@
+
+$(B)/lib/pkgconfig/ucsan.pc: ucsan.pc.in Makefile
+	@mkdir -p $(@D)
+	sed -e 's|@PREFIX@|$(abspath $(B))|g' -e 's|@VERSION@|$(VERSION)|g' $< > $@
+
+# --- tests ---------------------------------------------------------------
+UNIT_SRCS := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/unit/%,$(UNIT_SRCS))
+
+$(B)/tests/unit/%: tests/unit/%.c $(RT_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(filter-out -MMD -MP,$(RT_CFLAGS)) $(CFLAGS) -Isrc $< $(RT_OBJS) -o $@ $(RT_LIBS)
+
+unit: $(UNIT_BINS)
+
+check: all unit
+	sh tests/run-all.sh
+
+bench: all
+	$(MAKE) -C bench
+
+# --- install -------------------------------------------------------------
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+		$(DESTDIR)$(PREFIX)/include/ucsan $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 tools/ucsan-cc.in $(DESTDIR)$(PREFIX)/bin/ucsan-cc
+	install -m 755 tools/ucsan-cc.in $(DESTDIR)$(PREFIX)/bin/ucsan-c++
+	install -m 755 $(B)/lib/libucsan.so $(DESTDIR)$(PREFIX)/lib/libucsan.so
+	for h in $(HEADERS); do install -m 644 $$h $(DESTDIR)$(PREFIX)/$$h; done
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' ucsan.pc.in \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/ucsan.pc
+	install -m 644 docs/ucsan-cc.1 $(DESTDIR)$(PREFIX)/share/man/man1/ucsan-cc.1
+	ln -sf ucsan-cc.1 $(DESTDIR)$(PREFIX)/share/man/man1/ucsan-c++.1
+
+clean:
+	rm -rf $(B)
+
+.PHONY: all unit check bench install clean
+-include $(RT_OBJS:.o=.d)

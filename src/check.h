@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The hot path: the check every instrumented access makes, inlined into
+ * each entry point. It reads the thread's skip counter and, only while some
+ * watchpoint is set anywhere, a window of the watchpoint table. It never
+ * writes shared memory and never calls anything on the common path.
+ */
+#ifndef UCSAN_CHECK_H
+#define UCSAN_CHECK_H
+
+#include "internal.h"
+
+/* Returns the watchpoint in the access's window that conflicts with it. */
+static ALWAYS_INLINE _Atomic(uint64_t) *find_watchpoint(uintptr_t addr, size_t size, bool is_write,
+							 uint64_t *encoded)
+{
+	const size_t base = wp_base_slot(addr, ucsan_nslots);
+	const uintptr_t addr_masked = addr & WP_ADDR_MASK;
+
+	for (int i = 0; i < UCSAN_NUM_SLOTS; i++) {
+		_Atomic(uint64_t) *wp = &ucsan_watchpoints[base + (size_t)i];
+		uint64_t w = atomic_load_explicit(wp, memory_order_relaxed);
+		uintptr_t wp_addr;
+		size_t wp_size;
+		bool wp_write;
+
+		if (!wp_decode(w, &wp_addr, &wp_size, &wp_write))
+			continue;
+		/* Two reads never conflict. */
+		if (!is_write && !wp_write)
+			continue;
+		if (ranges_overlap(wp_addr, wp_size, addr_masked, size)) {
+			*encoded = w;
+			return wp;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Accesses of at most UCSAN_MAX_ENCODABLE bytes. `type` is a constant at
+ * every call site, so the marked/plain distinction folds away.
+ */
+static ALWAYS_INLINE void check_access(const volatile void *ptr, size_t size, int type, uintptr_t ip)
+{
+	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+
+	if (unlikely(atomic_load_explicit(&ucsan_armed, memory_order_relaxed) != 0)) {
+		uint64_t encoded;
+		_Atomic(uint64_t) *wp =
+			find_watchpoint((uintptr_t)ptr, size, (type & UCSAN_ACCESS_WRITE) != 0, &encoded);
+		if (unlikely(wp != NULL)) {
+			ucsan_found_watchpoint(ptr, size, type, ip, wp, encoded);
+			return;
+		}
+	}
+	/* Marked accesses never set watchpoints and do not count as skipped. */
+	if (type & UCSAN_ACCESS_ATOMIC)
+		return;
+	/* Neither do aligned plain word-size writes, which the kernel (and
+	 * assume_plain_writes_atomic=1) treats as atomic. */
+	if ((type & UCSAN_ACCESS_WRITE) && !(type & (UCSAN_ACCESS_COMPOUND | UCSAN_ACCESS_ASSERT)) &&
+	    size <= sizeof(long) && ucsan_opts.assume_plain_writes_atomic &&
+	    ((uintptr_t)ptr & (size - 1)) == 0)
+		return;
+	if (unlikely(--ctx->skip < 0))
+		ucsan_slow_path(ptr, size, type, ip);
+}
+
+#define CALLER_PC() ((uintptr_t)__builtin_return_address(0))
+
+#endif /* UCSAN_CHECK_H */

@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The watchpoint engine's slow paths: setting up a watchpoint on a sampled
+ * access, and consuming one that a racing access found. The hot path that
+ * leads here is check_access() in check.h.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "internal.h"
+
+/* === Data === */
+
+__thread struct ucsan_ctx ucsan_ctx_tls __attribute__((tls_model("initial-exec")));
+
+_Atomic long ucsan_armed;
+_Atomic bool ucsan_enabled = true;
+size_t ucsan_nslots = 64;
+/* Slot i's window is [i, i + UCSAN_NUM_SLOTS): see wp_base_slot(). */
+_Atomic(uint64_t) ucsan_watchpoints[UCSAN_MAX_WATCHPOINTS + UCSAN_NUM_SLOTS - 1];
+
+_Atomic long ucsan_counters[CTR_COUNT];
+const char *const ucsan_counter_names[CTR_COUNT] = {
+	[CTR_USED_WATCHPOINTS] = "used_watchpoints",
+	[CTR_SETUP_WATCHPOINTS] = "setup_watchpoints",
+	[CTR_DATA_RACES] = "data_races",
+	[CTR_ASSERT_FAILURES] = "assert_failures",
+	[CTR_NO_CAPACITY] = "no_capacity",
+	[CTR_REPORT_RACES] = "report_races",
+	[CTR_RACES_UNKNOWN_ORIGIN] = "races_unknown_origin",
+	[CTR_UNENCODABLE_ACCESSES] = "unencodable_accesses",
+	[CTR_ENCODING_FALSE_POSITIVES] = "encoding_false_positives",
+	[CTR_REPORTS_PRINTED] = "reports_printed",
+	[CTR_REPORTS_SUPPRESSED] = "reports_suppressed",
+};
+_Static_assert(sizeof(ucsan_counter_names) / sizeof(ucsan_counter_names[0]) == CTR_COUNT,
+	       "every counter needs a name");
+
+static _Atomic uint32_t thread_counter;
+
+/* === Per-thread state === */
+
+static uint64_t splitmix64(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+uint32_t ucsan_rand32(struct ucsan_ctx *ctx)
+{
+	uint64_t x = ctx->rng;
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	ctx->rng = x;
+	return (uint32_t)(x >> 32);
+}
+
+void ucsan_ctx_init(struct ucsan_ctx *ctx)
+{
+	ctx->tid = ucsan_gettid();
+	ctx->index = atomic_fetch_add_explicit(&thread_counter, 1, memory_order_relaxed);
+	/* A fixed seed gives each thread, by creation order, the same stream
+	 * in every run; otherwise mix in time and identity. */
+	uint64_t seed = ucsan_opts.seed ? (uint64_t)ucsan_opts.seed
+					: ucsan_now_ns() ^ ((uint64_t)ctx->tid << 32) ^ (uintptr_t)ctx;
+	ctx->rng = splitmix64(seed + ctx->index) | 1;
+	ctx->initialized = true;
+}
+
+static void reset_skip(struct ucsan_ctx *ctx)
+{
+	long n = ucsan_opts.skip_watch;
+	if (n > 0 && ucsan_opts.skip_watch_randomize)
+		n -= (long)(ucsan_rand32(ctx) % (uint32_t)n);
+	ctx->skip = n;
+}
+
+/* The forking thread is the child's only thread: give it a fresh identity,
+ * and forget watchpoints that belonged to threads that do not exist there. */
+void ucsan_reset_after_fork(void)
+{
+	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	for (size_t i = 0; i < sizeof(ucsan_watchpoints) / sizeof(ucsan_watchpoints[0]); i++)
+		atomic_store_explicit(&ucsan_watchpoints[i], WP_INVALID, memory_order_relaxed);
+	atomic_store_explicit(&ucsan_armed, 0, memory_order_relaxed);
+	atomic_store_explicit(&ucsan_counters[CTR_USED_WATCHPOINTS], 0, memory_order_relaxed);
+	ctx->watching = NULL;
+	if (ctx->initialized)
+		ctx->tid = ucsan_gettid();
+}
+
+/* === Reading the watched value === */
+
+/* process_vm_readv() on ourselves reads memory that another thread may have
+ * unmapped during the stall without faulting. Where it is forbidden
+ * (seccomp), fall back to a plain read of memory the program just touched. */
+static _Atomic int safe_read_broken;
+
+static bool read_bytes(const volatile void *ptr, void *dst, size_t size)
+{
+	if (!atomic_load_explicit(&safe_read_broken, memory_order_relaxed)) {
+		struct iovec local = { dst, size };
+		struct iovec remote = { (void *)(uintptr_t)ptr, size };
+		ssize_t n = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+		if (n == (ssize_t)size)
+			return true;
+		if (n < 0 && errno != ENOSYS && errno != EPERM)
+			return false; /* unmapped: no value */
+		atomic_store_explicit(&safe_read_broken, 1, memory_order_relaxed);
+	}
+	const volatile unsigned char *s = ptr;
+	unsigned char *d = dst;
+	for (size_t i = 0; i < size; i++)
+		d[i] = s[i];
+	return true;
+}
+
+/* Values are compared for the sizes a single access has; larger ranges are
+ * only watched for conflicting accesses, as in the kernel. */
+bool ucsan_read_value(const volatile void *ptr, size_t size, struct ucsan_value *v)
+{
+	union {
+		uint8_t u8;
+		uint16_t u16;
+		uint32_t u32;
+		uint64_t u64[2];
+	} buf = { .u64 = { 0, 0 } };
+
+	if (size != 1 && size != 2 && size != 4 && size != 8 && size != 16)
+		return false;
+	if (!read_bytes(ptr, &buf, size))
+		return false;
+	switch (size) {
+	case 1: v->lo = buf.u8; v->hi = 0; break;
+	case 2: v->lo = buf.u16; v->hi = 0; break;
+	case 4: v->lo = buf.u32; v->hi = 0; break;
+	case 8: v->lo = buf.u64[0]; v->hi = 0; break;
+	default: v->lo = buf.u64[0]; v->hi = buf.u64[1]; break;
+	}
+	return true;
+}
+
+/* === Stalling === */
+
+static void delay_access(struct ucsan_ctx *ctx)
+{
+	long us = ctx->signal_depth ? ucsan_opts.udelay_interrupt : ucsan_opts.udelay_task;
+	if (us <= 0)
+		return;
+	if (ucsan_opts.delay_randomize)
+		us -= (long)(ucsan_rand32(ctx) % (uint32_t)us);
+	/* Busy-wait, as the kernel does: sleeping would round up to the
+	 * timer slack (50 us) and cost a context switch. */
+	uint64_t end = ucsan_now_ns() + (uint64_t)us * 1000;
+	while (ucsan_now_ns() < end)
+		ucsan_cpu_relax();
+}
+
+/* === Slow paths === */
+
+static _Atomic(uint64_t) *insert_watchpoint(uintptr_t addr, size_t size, bool is_write)
+{
+	const uint64_t encoded = wp_encode(addr, size, is_write);
+	const size_t base = wp_base_slot(addr, ucsan_nslots);
+
+	for (int i = 0; i < UCSAN_NUM_SLOTS; i++) {
+		_Atomic(uint64_t) *wp = &ucsan_watchpoints[wp_insert_index(base, i)];
+		uint64_t expect = WP_INVALID;
+		if (atomic_compare_exchange_strong_explicit(wp, &expect, encoded, memory_order_relaxed,
+							    memory_order_relaxed))
+			return wp;
+	}
+	return NULL;
+}
+
+static void setup_watchpoint(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type,
+			     uintptr_t ip)
+{
+	const bool is_write = (type & UCSAN_ACCESS_WRITE) != 0;
+	const bool is_assert = (type & UCSAN_ACCESS_ASSERT) != 0;
+	enum ucsan_value_change value_change = VALUE_CHANGE_MAYBE;
+	struct ucsan_value old = { 0, 0 }, new = { 0, 0 };
+
+	_Atomic(uint64_t) *wp = insert_watchpoint((uintptr_t)ptr, size, is_write);
+	if (!wp) {
+		/* Too many watchers near this address at once. */
+		ucsan_counter_add(CTR_NO_CAPACITY, 1);
+		return;
+	}
+	atomic_fetch_add_explicit(&ucsan_armed, 1, memory_order_relaxed);
+	ucsan_counter_add(CTR_SETUP_WATCHPOINTS, 1);
+	ucsan_counter_add(CTR_USED_WATCHPOINTS, 1);
+	ctx->watching = wp;
+
+	/* Read after inserting, so that a change made by a thread that did not
+	 * see the watchpoint is still observed. */
+	const bool have_value = ucsan_read_value(ptr, size, &old);
+
+	delay_access(ctx);
+
+	if (have_value && ucsan_read_value(ptr, size, &new) && (old.lo != new.lo || old.hi != new.hi))
+		value_change = VALUE_CHANGE_TRUE;
+
+	/*
+	 * Mark our own watchpoint consumed: no one may consume it any more,
+	 * and the slot stays occupied (so its report info stays ours) until
+	 * reporting is done. If it already was consumed, a racing access was
+	 * seen and its thread left us its stack.
+	 */
+	if (atomic_exchange_explicit(wp, WP_CONSUMED, memory_order_acq_rel) == WP_CONSUMED) {
+		/* Without a value to compare, the conflicting access is all
+		 * we know: report it. An assertion always reports. */
+		if (value_change == VALUE_CHANGE_MAYBE && (!have_value || is_assert))
+			value_change = VALUE_CHANGE_TRUE;
+		if (is_assert && value_change == VALUE_CHANGE_TRUE)
+			ucsan_counter_add(CTR_ASSERT_FAILURES, 1);
+		ucsan_report_known_origin(ptr, size, type, ip, value_change, (size_t)(wp - ucsan_watchpoints),
+					  old, new);
+	} else if (value_change == VALUE_CHANGE_TRUE) {
+		/* The value changed, but nobody we can see wrote it. */
+		ucsan_counter_add(CTR_RACES_UNKNOWN_ORIGIN, 1);
+		if (is_assert)
+			ucsan_counter_add(CTR_ASSERT_FAILURES, 1);
+		if (ucsan_opts.report_unknown_origin || is_assert)
+			ucsan_report_unknown_origin(ptr, size, type, ip, old, new);
+	}
+
+	ctx->watching = NULL;
+	atomic_store_explicit(wp, WP_INVALID, memory_order_release);
+	atomic_fetch_sub_explicit(&ucsan_armed, 1, memory_order_relaxed);
+	ucsan_counter_add(CTR_USED_WATCHPOINTS, -1);
+}
+
+NOINLINE void ucsan_slow_path(const volatile void *ptr, size_t size, int type, uintptr_t ip)
+{
+	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+
+	if (unlikely(!ctx->initialized)) {
+		/* First access of this thread (or of the process, before our
+		 * constructor ran): set up, and start counting from here. */
+		if (!ucsan_initialized)
+			ucsan_init();
+		ucsan_ctx_init(ctx);
+		reset_skip(ctx);
+		return;
+	}
+	reset_skip(ctx);
+	if (ctx->disable_count || !atomic_load_explicit(&ucsan_enabled, memory_order_relaxed))
+		return;
+	if (!wp_encodable((uintptr_t)ptr, size)) {
+		ucsan_counter_add(CTR_UNENCODABLE_ACCESSES, 1);
+		return;
+	}
+	/* Nothing in the runtime may be checked while we watch or report. */
+	ctx->disable_count++;
+	setup_watchpoint(ctx, ptr, size, type, ip);
+	ctx->disable_count--;
+}
+
+NOINLINE void ucsan_found_watchpoint(const volatile void *ptr, size_t size, int type, uintptr_t ip,
+				     _Atomic(uint64_t) *wp, uint64_t encoded)
+{
+	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+
+	if (!ctx->initialized) {
+		if (!ucsan_initialized)
+			ucsan_init();
+		ucsan_ctx_init(ctx);
+	}
+	if (ctx->disable_count || !atomic_load_explicit(&ucsan_enabled, memory_order_relaxed))
+		return;
+	/* A signal handler running on top of its own thread's watch window:
+	 * like the kernel's interrupts, only seen with interrupt_watcher=1. */
+	if (ctx->watching == wp && !ucsan_opts.interrupt_watcher)
+		return;
+
+	ctx->disable_count++;
+	/* Only one racing thread wins the watchpoint and hands its stack over;
+	 * others raced too, but the watcher may have left already. */
+	if (atomic_compare_exchange_strong_explicit(wp, &encoded, WP_CONSUMED, memory_order_acq_rel,
+						    memory_order_relaxed))
+		ucsan_report_set_info(ptr, size, type, ip, (size_t)(wp - ucsan_watchpoints));
+	else
+		ucsan_counter_add(CTR_REPORT_RACES, 1);
+	ucsan_counter_add((type & UCSAN_ACCESS_ASSERT) ? CTR_ASSERT_FAILURES : CTR_DATA_RACES, 1);
+	ctx->disable_count--;
+}
+
+void ucsan_check_range(const volatile void *ptr, size_t size, int type, uintptr_t ip)
+{
+	uintptr_t addr = (uintptr_t)ptr;
+	while (size > 0) {
+		size_t chunk = size < UCSAN_MAX_ENCODABLE ? size : UCSAN_MAX_ENCODABLE;
+		check_access((const volatile void *)addr, chunk, type, ip);
+		addr += chunk;
+		size -= chunk;
+	}
+}

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Watchpoint encoding and slot arithmetic: pure functions, no state.
+ *
+ * A watchpoint is one 64-bit word, so that inserting, finding, consuming and
+ * removing it are single atomic operations:
+ *
+ *   [63]         1 if the watched access is a write
+ *   [62..49]     size of the watched access in bytes (1 .. UCSAN_MAX_ENCODABLE)
+ *   [48..0]      low bits of the address
+ *
+ * All-zero means "empty" (so a zeroed table is valid), and the otherwise
+ * impossible value 1 (size 0) means "consumed by a racing thread".  User-space
+ * addresses fit in 47 bits on x86-64 and 48 on arm64, so the address bits are
+ * exact there; a wider address only loses high bits, and the full address is
+ * compared again before anything is reported.
+ */
+#ifndef UCSAN_ENCODING_H
+#define UCSAN_ENCODING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define UCSAN_SLOT_SHIFT 12 /* one slot covers one 4 KiB page */
+#define UCSAN_SLOT_RANGE (1UL << UCSAN_SLOT_SHIFT)
+
+/* Check the slot of the access and one neighbour on each side, so that an
+ * access near a page boundary still meets a watchpoint set on the next page. */
+#define UCSAN_CHECK_ADJACENT 1
+#define UCSAN_NUM_SLOTS (1 + 2 * UCSAN_CHECK_ADJACENT)
+
+/* Larger accesses are split by the caller into pieces of this size. */
+#define UCSAN_MAX_ENCODABLE (UCSAN_SLOT_RANGE * (1 + UCSAN_CHECK_ADJACENT))
+
+#define WP_SIZE_BITS 14 /* enough for UCSAN_MAX_ENCODABLE (8192) */
+#define WP_ADDR_BITS (64 - 1 - WP_SIZE_BITS)
+#define WP_WRITE_MASK (1ULL << 63)
+#define WP_SIZE_MASK (((1ULL << WP_SIZE_BITS) - 1) << WP_ADDR_BITS)
+#define WP_ADDR_MASK ((1ULL << WP_ADDR_BITS) - 1)
+
+#define WP_INVALID 0ULL
+#define WP_CONSUMED 1ULL
+
+_Static_assert(UCSAN_MAX_ENCODABLE < (1UL << WP_SIZE_BITS), "size field too small");
+
+static inline bool wp_encodable(uintptr_t addr, size_t size)
+{
+	(void)addr;
+	return size >= 1 && size <= UCSAN_MAX_ENCODABLE;
+}
+
+static inline uint64_t wp_encode(uintptr_t addr, size_t size, bool is_write)
+{
+	return (is_write ? WP_WRITE_MASK : 0) | ((uint64_t)size << WP_ADDR_BITS) |
+	       ((uint64_t)addr & WP_ADDR_MASK);
+}
+
+/* Returns false for the empty and the consumed marker. */
+static inline bool wp_decode(uint64_t wp, uintptr_t *addr_masked, size_t *size, bool *is_write)
+{
+	if (wp == WP_INVALID || wp == WP_CONSUMED)
+		return false;
+	*addr_masked = (uintptr_t)(wp & WP_ADDR_MASK);
+	*size = (size_t)((wp & WP_SIZE_MASK) >> WP_ADDR_BITS);
+	*is_write = (wp & WP_WRITE_MASK) != 0;
+	return true;
+}
+
+/* Do [a1, a1+s1) and [a2, a2+s2) overlap? */
+static inline bool ranges_overlap(uintptr_t a1, size_t s1, uintptr_t a2, size_t s2)
+{
+	uintptr_t end1 = a1 + s1 - 1, end2 = a2 + s2 - 1;
+	return a1 <= end2 && a2 <= end1;
+}
+
+/*
+ * The table has nslots + UCSAN_NUM_SLOTS - 1 words, so that the window of
+ * neighbours of any base slot is contiguous and needs no wrap-around.
+ * wp_base_slot() is the index of the window's first word; the access's own
+ * slot is base + UCSAN_CHECK_ADJACENT.
+ */
+static inline size_t wp_base_slot(uintptr_t addr, size_t nslots)
+{
+	return (size_t)((addr >> UCSAN_SLOT_SHIFT) % nslots);
+}
+
+/* Insertion order inside a window: own slot first, then the neighbours. */
+static inline size_t wp_insert_index(size_t base, int i)
+{
+	return base + (size_t)((i + UCSAN_CHECK_ADJACENT) % UCSAN_NUM_SLOTS);
+}
+
+#endif /* UCSAN_ENCODING_H */

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Start-up, fork and exit: options, table size, the pieces of the runtime
+ * that need one-time setup, and the exit status of a racy process.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+bool ucsan_initialized;
+
+void ucsan_intercept_init(void);
+void ucsan_stacktrace_init(void);
+void ucsan_report_init(void);
+
+int ucsan_gettid(void)
+{
+	return (int)syscall(SYS_gettid);
+}
+
+int ucsan_getcpu(void)
+{
+	int cpu = sched_getcpu();
+	return cpu < 0 ? 0 : cpu;
+}
+
+uint64_t ucsan_now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+void ucsan_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield" ::: "memory");
+#else
+	__asm__ __volatile__("" ::: "memory");
+#endif
+}
+
+static void atfork_child(void)
+{
+	ucsan_reset_after_fork();
+	ucsan_report_reset_after_fork();
+	ucsan_output_reset_after_fork();
+}
+
+/*
+ * Idempotent; runs from our constructor, which the dynamic loader calls
+ * before the program's (libucsan is their dependency), or from the first
+ * instrumented access if something runs earlier still.
+ */
+void ucsan_init(void)
+{
+	static _Atomic int state; /* 0: not started, 1: running, 2: done */
+	int expect = 0;
+	if (!atomic_compare_exchange_strong(&state, &expect, 1))
+		return;
+
+	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	ctx->disable_count++;
+	ucsan_options_init();
+	ucsan_nslots = (size_t)ucsan_opts.num_watchpoints;
+	atomic_store(&ucsan_enabled, ucsan_opts.enabled);
+	ucsan_intercept_init();
+	ucsan_stacktrace_init();
+	ucsan_report_init();
+	pthread_atfork(NULL, NULL, atfork_child);
+	ctx->disable_count--;
+	ucsan_initialized = true;
+	atomic_store(&state, 2);
+}
+
+__attribute__((constructor(101))) static void ucsan_constructor(void)
+{
+	ucsan_init();
+}
+
+/*
+ * Runs after the program's own destructors and atexit handlers (the loader
+ * finalizes libucsan after the objects that depend on it). A process that
+ * reported a race exits with `exitcode`, as under ThreadSanitizer.
+ */
+__attribute__((destructor(101))) static void ucsan_destructor(void)
+{
+	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	if (!ucsan_initialized)
+		return;
+	ctx->disable_count++;
+	ucsan_report_at_exit();
+	if (ucsan_reports_printed() > 0) {
+		fflush(NULL); /* exit() would have; _exit() does not */
+		_exit((int)ucsan_opts.exitcode);
+	}
+	ctx->disable_count--;
+}

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The contract between the runtime's files: per-thread context, global
+ * state, access types, counters, and the slow-path and report interfaces.
+ */
+#ifndef UCSAN_INTERNAL_H
+#define UCSAN_INTERNAL_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "encoding.h"
+#include "options.h"
+
+#define UCSAN_EXPORT __attribute__((visibility("default")))
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#define NOINLINE __attribute__((noinline))
+
+#define UCSAN_MAX_WATCHPOINTS 4096
+
+/* === Access types (bit flags, as in the kernel) === */
+#define UCSAN_ACCESS_WRITE 0x1    /* write, else read */
+#define UCSAN_ACCESS_COMPOUND 0x2 /* read-modify-write */
+#define UCSAN_ACCESS_ATOMIC 0x4   /* marked: atomic or aligned volatile */
+#define UCSAN_ACCESS_ASSERT 0x8   /* assertion, not a real access */
+#define UCSAN_ACCESS_SCOPED 0x10  /* scoped check */
+
+/* === Per-thread context === */
+struct ucsan_ctx {
+	/* Accesses to skip before the next watchpoint; the hot path only
+	 * decrements it. Zero-initialized TLS therefore routes a thread's
+	 * first access into the slow path, which initializes the rest. */
+	long skip;
+	/* > 0: this thread checks nothing (runtime-internal work such as
+	 * reporting, or a user-disabled region). */
+	int disable_count;
+	bool initialized;
+	int tid;
+	uint32_t index;  /* creation order: reproducible per-thread seeds */
+	uint64_t rng;    /* xorshift state */
+	/* The watchpoint this thread has set, while it stalls: its own
+	 * signal handlers must not consume it unless interrupt_watcher=1. */
+	_Atomic(uint64_t) *watching;
+	int signal_depth; /* > 0 while running a signal handler (best effort) */
+};
+
+extern __thread struct ucsan_ctx ucsan_ctx_tls __attribute__((tls_model("initial-exec")));
+
+/* === Global state === */
+/* Number of watchpoints set anywhere right now; lets the hot path skip the
+ * table scan while nothing is watched. Written only on the slow path. */
+extern _Atomic long ucsan_armed;
+/* Process-wide switch (option `enabled`, ucsan_set_enabled()). */
+extern _Atomic bool ucsan_enabled;
+extern size_t ucsan_nslots;
+extern _Atomic(uint64_t) ucsan_watchpoints[UCSAN_MAX_WATCHPOINTS + UCSAN_NUM_SLOTS - 1];
+
+/* === Counters (print_stats) === */
+enum ucsan_counter {
+	CTR_USED_WATCHPOINTS,   /* set right now */
+	CTR_SETUP_WATCHPOINTS,  /* ever set */
+	CTR_DATA_RACES,         /* conflicting accesses seen by a consumer */
+	CTR_ASSERT_FAILURES,
+	CTR_NO_CAPACITY,        /* wanted to watch, table window full */
+	CTR_REPORT_RACES,       /* races whose watcher had already left */
+	CTR_RACES_UNKNOWN_ORIGIN,
+	CTR_UNENCODABLE_ACCESSES,
+	CTR_ENCODING_FALSE_POSITIVES,
+	CTR_REPORTS_PRINTED,
+	CTR_REPORTS_SUPPRESSED, /* rate-limited or filtered */
+	CTR_COUNT
+};
+extern _Atomic long ucsan_counters[CTR_COUNT];
+extern const char *const ucsan_counter_names[CTR_COUNT];
+static inline void ucsan_counter_add(enum ucsan_counter c, long v)
+{
+	atomic_fetch_add_explicit(&ucsan_counters[c], v, memory_order_relaxed);
+}
+
+/* === Engine slow paths (core.c) === */
+NOINLINE void ucsan_found_watchpoint(const volatile void *ptr, size_t size, int type, uintptr_t ip,
+				     _Atomic(uint64_t) *wp, uint64_t encoded);
+NOINLINE void ucsan_slow_path(const volatile void *ptr, size_t size, int type, uintptr_t ip);
+/* Checks any size, splitting what one watchpoint cannot encode. */
+void ucsan_check_range(const volatile void *ptr, size_t size, int type, uintptr_t ip);
+void ucsan_ctx_init(struct ucsan_ctx *ctx);
+void ucsan_reset_after_fork(void);
+uint32_t ucsan_rand32(struct ucsan_ctx *ctx);
+
+/* === Value-change tristate, as in the kernel === */
+enum ucsan_value_change {
+	VALUE_CHANGE_MAYBE,
+	VALUE_CHANGE_TRUE,
+	VALUE_CHANGE_FALSE,
+};
+
+/* The watched value, before and after the stall (up to 16 bytes). */
+struct ucsan_value {
+	uint64_t lo, hi;
+};
+
+/* Reads a 1/2/4/8/16-byte value without faulting; false for other sizes. */
+bool ucsan_read_value(const volatile void *ptr, size_t size, struct ucsan_value *v);
+
+/* === Reports (report.c) === */
+/* Called by the thread that consumed a watchpoint: records its access and
+ * stack for the watcher, which prints the report. */
+void ucsan_report_set_info(const volatile void *ptr, size_t size, int type, uintptr_t ip, size_t slot);
+/* Called by the watcher whose watchpoint was consumed. */
+void ucsan_report_known_origin(const volatile void *ptr, size_t size, int type, uintptr_t ip,
+			       enum ucsan_value_change vc, size_t slot, struct ucsan_value old,
+			       struct ucsan_value new);
+/* Called by the watcher that saw the value change with no consumer. */
+void ucsan_report_unknown_origin(const volatile void *ptr, size_t size, int type, uintptr_t ip,
+				 struct ucsan_value old, struct ucsan_value new);
+void ucsan_report_reset_after_fork(void);
+/* At exit: summary line, stats, exit status. */
+void ucsan_report_at_exit(void);
+long ucsan_reports_printed(void);
+
+/* === Output (output.c) === */
+/* write(2) all of buf, retrying on EINTR/partial writes; never allocates. */
+void ucsan_write_fd(int fd, const char *buf, size_t len);
+/* Writes a whole report (or any runtime message) to the log destination. */
+void ucsan_log_write(const char *buf, size_t len);
+void ucsan_output_reset_after_fork(void);
+
+/* === Stacks (stacktrace.c) === */
+#define UCSAN_MAX_STACK 64
+/* Captures return addresses of the caller's stack, runtime frames removed. */
+int ucsan_stack_capture(uintptr_t *pcs, int max);
+bool ucsan_pc_in_runtime(uintptr_t pc);
+
+/* === Misc (init.c) === */
+void ucsan_init(void);
+extern bool ucsan_initialized;
+int ucsan_gettid(void);
+int ucsan_getcpu(void);
+/* Monotonic clock in nanoseconds (vDSO, async-signal-safe). */
+uint64_t ucsan_now_ns(void);
+void ucsan_cpu_relax(void);
+
+#endif /* UCSAN_INTERNAL_H */

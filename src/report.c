@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Reports, one at a time: the racing thread hands its access and stack to
+ * the watcher through other_infos[slot]; the watcher filters, rate-limits,
+ * symbolizes and prints the whole report with one write(2). Cold path.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "symbolize.h"
+
+/* === Data === */
+
+struct access_info {
+	const volatile void *ptr;
+	size_t size;
+	int type;
+	int tid;
+	int cpu;
+};
+
+enum { INFO_EMPTY, INFO_FILLING, INFO_READY };
+
+/*
+ * What a racing thread leaves for the watcher. One per watchpoint slot: the
+ * slot stays occupied (consumed) until the watcher has reported, so at most
+ * one producer ever owns an entry at a time.
+ */
+struct other_info {
+	_Atomic int state; /* INFO_*; READY is published with release */
+	struct access_info ai;
+	int npcs;
+	uintptr_t pcs[UCSAN_MAX_STACK];
+};
+
+static struct other_info other_infos[UCSAN_MAX_WATCHPOINTS + UCSAN_NUM_SLOTS - 1];
+
+/* Recently reported pairs of top frames, for report_once_in_ms. */
+struct report_time {
+	uint64_t time_ms;
+	uintptr_t frame1, frame2;
+};
+#define REPORT_TIMES 64
+static struct report_time report_times[REPORT_TIMES]; /* under report_owner */
+
+/* The report lock: the tid of the thread printing, or 0. A spinlock with
+ * yield rather than a mutex, so that a thread's own signal handler can see
+ * that it already holds it (and give up instead of deadlocking). */
+static _Atomic int report_owner;
+
+static char report_buf[32768]; /* under report_owner */
+
+/* === Locking === */
+
+static bool report_lock(struct ucsan_ctx *ctx, uint64_t timeout_ms)
+{
+	const uint64_t deadline = ucsan_now_ns() + timeout_ms * 1000000ULL;
+	for (unsigned spins = 0;; spins++) {
+		int expect = 0;
+		if (atomic_compare_exchange_weak_explicit(&report_owner, &expect, ctx->tid,
+							  memory_order_acquire, memory_order_relaxed))
+			return true;
+		if (expect == ctx->tid)
+			return false; /* re-entered from a signal handler */
+		if (spins > 64)
+			sched_yield();
+		else
+			ucsan_cpu_relax();
+		if ((spins & 63) == 0 && ucsan_now_ns() > deadline)
+			return false;
+	}
+}
+
+static void report_unlock(void)
+{
+	atomic_store_explicit(&report_owner, 0, memory_order_release);
+}
+
+/* === Formatting into report_buf === */
+
+struct sbuf {
+	char *buf;
+	size_t len, cap;
+};
+
+__attribute__((format(printf, 2, 3))) static void sb_printf(struct sbuf *sb, const char *fmt, ...)
+{
+	if (sb->len >= sb->cap)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(sb->buf + sb->len, sb->cap - sb->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		sb->len = (size_t)n < sb->cap - sb->len ? sb->len + (size_t)n : sb->cap;
+}
+
+static const char *access_type_str(int type)
+{
+	if (type & UCSAN_ACCESS_ASSERT) {
+		if (type & UCSAN_ACCESS_SCOPED)
+			return (type & UCSAN_ACCESS_WRITE) ? "assert no accesses (scoped)"
+							    : "assert no writes (scoped)";
+		return (type & UCSAN_ACCESS_WRITE) ? "assert no accesses" : "assert no writes";
+	}
+	static const char *const names[2][2][2] = {
+		/* [compound][write][marked] */
+		{ { "read", "read (marked)" }, { "write", "write (marked)" } },
+		{ { "read", "read (marked)" }, { "read-write", "read-write (marked)" } },
+	};
+	const char *s = names[!!(type & UCSAN_ACCESS_COMPOUND)][!!(type & UCSAN_ACCESS_WRITE)]
+			     [!!(type & UCSAN_ACCESS_ATOMIC)];
+	if (type & UCSAN_ACCESS_SCOPED) {
+		/* Scoped checks are spelled like the kernel's. */
+		if (type & UCSAN_ACCESS_ATOMIC)
+			return (type & UCSAN_ACCESS_WRITE) ? "write (marked, scoped)" : "read (marked, scoped)";
+		return (type & UCSAN_ACCESS_WRITE) ? "write (scoped)" : "read (scoped)";
+	}
+	return s;
+}
+
+static const char *bug_type_str(int type)
+{
+	return (type & UCSAN_ACCESS_ASSERT) ? "assert: race" : "data-race";
+}
+
+/* Paths as the user knows them: strip_path_prefix, else relative to the
+ * directory the program started in when below it. */
+static char start_cwd[1024];
+static size_t start_cwd_len;
+
+static const char *display_path(const char *file)
+{
+	const char *prefix = ucsan_opts.strip_path_prefix;
+	size_t pl = prefix ? strlen(prefix) : 0;
+	if (pl && !strncmp(file, prefix, pl))
+		return file + pl;
+	if (start_cwd_len && !strncmp(file, start_cwd, start_cwd_len) && file[start_cwd_len] == '/')
+		return file + start_cwd_len + 1;
+	return file;
+}
+
+/* Frames below the program's own code: printing them adds nothing. */
+static bool is_stack_bottom(const char *func)
+{
+	static const char *const bottoms[] = { "start_thread", "clone", "clone3",
+					      "__libc_start_call_main", "__libc_start_main", "_start" };
+	for (size_t i = 0; i < sizeof(bottoms) / sizeof(bottoms[0]); i++)
+		if (!strcmp(func, bottoms[i]))
+			return true;
+	return false;
+}
+
+static void print_frame_location(struct sbuf *sb, const struct ucsan_frame *f)
+{
+	if (f->file)
+		sb_printf(sb, " %s:%d", display_path(f->file), f->line);
+}
+
+static void print_stack(struct sbuf *sb, const uintptr_t *pcs, int n)
+{
+	for (int i = 0; i < n; i++) {
+		struct ucsan_frame fr[16];
+		char strbuf[4096];
+		int k = ucsan_symbolize(pcs[i], 1, fr, 16, strbuf, sizeof(strbuf));
+		if (k <= 0)
+			continue;
+		const struct ucsan_frame *real = &fr[k - 1];
+		if (real->func && is_stack_bottom(real->func))
+			break;
+		for (int j = 0; j < k - 1; j++) {
+			sb_printf(sb, " %s", fr[j].func ? fr[j].func : "??");
+			print_frame_location(sb, &fr[j]);
+			sb_printf(sb, " [inline]\n");
+		}
+		if (real->func) {
+			sb_printf(sb, " %s+0x%lx/0x%lx", real->func, (unsigned long)real->offset,
+				  (unsigned long)real->size);
+			print_frame_location(sb, real);
+		} else if (real->module) {
+			const char *base = strrchr(real->module, '/');
+			sb_printf(sb, " 0x%lx (%s+0x%lx)", (unsigned long)pcs[i], base ? base + 1 : real->module,
+				  (unsigned long)real->module_offset);
+		} else {
+			sb_printf(sb, " 0x%lx", (unsigned long)pcs[i]);
+		}
+		sb_printf(sb, "\n");
+	}
+}
+
+static const char *func_name(uintptr_t pc, char *buf, size_t len)
+{
+	const char *name = ucsan_symbol_name(pc - 1, buf, len);
+	if (!name) {
+		snprintf(buf, len, "0x%lx", (unsigned long)pc);
+		name = buf;
+	}
+	return name;
+}
+
+static void print_value_change(struct sbuf *sb, size_t size, struct ucsan_value old, struct ucsan_value new)
+{
+	if (size == 16)
+		sb_printf(sb, "value changed: 0x%016lx%016lx -> 0x%016lx%016lx\n\n", (unsigned long)old.hi,
+			  (unsigned long)old.lo, (unsigned long)new.hi, (unsigned long)new.lo);
+	else
+		sb_printf(sb, "value changed: 0x%0*lx -> 0x%0*lx\n\n", (int)size * 2, (unsigned long)old.lo,
+			  (int)size * 2, (unsigned long)new.lo);
+}
+
+static void print_access_line(struct sbuf *sb, const char *prefix, const struct access_info *ai)
+{
+	sb_printf(sb, "%s%s to 0x%lx of %zu bytes by thread %d on cpu %d:\n", prefix,
+		  access_type_str(ai->type), (unsigned long)(uintptr_t)ai->ptr, ai->size, ai->tid, ai->cpu);
+}
+
+/* === Filtering === */
+
+static uint64_t now_ms(void)
+{
+	return ucsan_now_ns() / 1000000ULL;
+}
+
+/* True if this pair of frames was reported within report_once_in_ms. */
+static bool rate_limited(uintptr_t frame1, uintptr_t frame2)
+{
+	if (ucsan_opts.report_once_in_ms <= 0)
+		return false;
+	const uint64_t now = now_ms();
+	struct report_time *use = &report_times[0];
+	for (int i = 0; i < REPORT_TIMES; i++) {
+		struct report_time *rt = &report_times[i];
+		if (rt->time_ms < use->time_ms)
+			use = rt; /* the oldest entry is recycled */
+		if (rt->time_ms == 0)
+			break;
+		if (now - rt->time_ms >= (uint64_t)ucsan_opts.report_once_in_ms)
+			continue;
+		if ((rt->frame1 == frame1 && rt->frame2 == frame2) ||
+		    (rt->frame1 == frame2 && rt->frame2 == frame1))
+			return true;
+	}
+	use->time_ms = now ? now : 1;
+	use->frame1 = frame1;
+	use->frame2 = frame2;
+	return false;
+}
+
+/*
+ * With report_value_change_only, a race whose write may have stored the
+ * value already there is not reported (the kernel's cases 2, 4 and 5);
+ * RCU-style publication functions are exempt, as in the kernel.
+ */
+static bool skip_for_value(enum ucsan_value_change vc, uintptr_t top_frame)
+{
+	if (!ucsan_opts.report_value_change_only || vc != VALUE_CHANGE_MAYBE)
+		return false;
+	char buf[256];
+	const char *name = func_name(top_frame, buf, sizeof(buf));
+	return !strstr(name, "rcu_") && !strstr(name, "_rcu") && !strstr(name, "_srcu");
+}
+
+/* === Printing === */
+
+static void fill_access_info(struct access_info *ai, const volatile void *ptr, size_t size, int type)
+{
+	ai->ptr = ptr;
+	ai->size = size;
+	ai->type = type;
+	ai->tid = ucsan_ctx_tls.tid;
+	ai->cpu = ucsan_getcpu();
+}
+
+static void print_footer(struct sbuf *sb)
+{
+	char comm[17] = "";
+	prctl(PR_GET_NAME, comm, 0, 0, 0);
+	sb_printf(sb, "Reported by User-space Concurrency Sanitizer on:\n");
+	sb_printf(sb, "CPU: %d PID: %d Comm: %s\n", ucsan_getcpu(), (int)getpid(), comm);
+	sb_printf(sb, "==================================================================\n");
+}
+
+static void after_report(void)
+{
+	ucsan_counter_add(CTR_REPORTS_PRINTED, 1);
+	if (ucsan_opts.halt_on_error) {
+		ucsan_report_at_exit();
+		_exit((int)ucsan_opts.exitcode);
+	}
+}
+
+/*
+ * Prints one report. `oi` is NULL for a race at unknown origin. Returns
+ * false if filtered. The caller holds no lock.
+ */
+static bool print_report(const struct access_info *ai, const struct other_info *oi, enum ucsan_value_change vc,
+			 struct ucsan_value old, struct ucsan_value new)
+{
+	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	uintptr_t pcs[UCSAN_MAX_STACK];
+	int npcs = ucsan_stack_capture(pcs, UCSAN_MAX_STACK);
+	if (npcs <= 0)
+		return false;
+	const uintptr_t this_frame = pcs[0];
+	const uintptr_t other_frame = oi && oi->npcs > 0 ? oi->pcs[0] : 0;
+
+	if (!report_lock(ctx, 10000))
+		return false;
+	if ((oi && skip_for_value(vc, other_frame)) || rate_limited(this_frame, other_frame)) {
+		report_unlock();
+		ucsan_counter_add(CTR_REPORTS_SUPPRESSED, 1);
+		return false;
+	}
+
+	struct sbuf sb = { report_buf, 0, sizeof(report_buf) };
+	char name1[256], name2[256];
+	sb_printf(&sb, "==================================================================\n");
+	if (oi) {
+		/* Sorted, so the same race always gets the same title. */
+		const char *a = func_name(this_frame, name1, sizeof(name1));
+		const char *b = func_name(other_frame, name2, sizeof(name2));
+		if (strcmp(a, b) > 0) {
+			const char *t = a;
+			a = b;
+			b = t;
+		}
+		sb_printf(&sb, "BUG: UCSAN: %s in %s / %s\n\n", bug_type_str(ai->type | oi->ai.type), a, b);
+		print_access_line(&sb, "", &oi->ai);
+		print_stack(&sb, oi->pcs, oi->npcs);
+		sb_printf(&sb, "\n");
+		print_access_line(&sb, "", ai);
+	} else {
+		sb_printf(&sb, "BUG: UCSAN: %s in %s\n\n", bug_type_str(ai->type),
+			  func_name(this_frame, name1, sizeof(name1)));
+		print_access_line(&sb, "race at unknown origin, with ", ai);
+	}
+	print_stack(&sb, pcs, npcs);
+	sb_printf(&sb, "\n");
+	if (vc == VALUE_CHANGE_TRUE && (old.lo != new.lo || old.hi != new.hi))
+		print_value_change(&sb, ai->size, old, new);
+	print_footer(&sb);
+	ucsan_log_write(sb.buf, sb.len);
+	report_unlock();
+	after_report();
+	return true;
+}
+
+/* === Entry points from the engine === */
+
+void ucsan_report_set_info(const volatile void *ptr, size_t size, int type, uintptr_t ip, size_t slot)
+{
+	(void)ip;
+	struct other_info *oi = &other_infos[slot];
+	atomic_store_explicit(&oi->state, INFO_FILLING, memory_order_relaxed);
+	fill_access_info(&oi->ai, ptr, size, type);
+	oi->npcs = ucsan_stack_capture(oi->pcs, UCSAN_MAX_STACK);
+	atomic_store_explicit(&oi->state, INFO_READY, memory_order_release);
+}
+
+void ucsan_report_known_origin(const volatile void *ptr, size_t size, int type, uintptr_t ip,
+			       enum ucsan_value_change vc, size_t slot, struct ucsan_value old,
+			       struct ucsan_value new)
+{
+	(void)ip;
+	struct other_info *oi = &other_infos[slot];
+	struct access_info ai;
+	fill_access_info(&ai, ptr, size, type);
+
+	/* The consumer is between winning the slot and publishing its stack:
+	 * a few microseconds, unless it was descheduled. */
+	const uint64_t deadline = ucsan_now_ns() + 1000000000ULL;
+	while (atomic_load_explicit(&oi->state, memory_order_acquire) != INFO_READY) {
+		if (ucsan_now_ns() > deadline)
+			return;
+		sched_yield();
+	}
+
+	/* Encoding keeps only the low address bits: the full addresses decide. */
+	if (!((uintptr_t)oi->ai.ptr + oi->ai.size > (uintptr_t)ptr &&
+	      (uintptr_t)ptr + size > (uintptr_t)oi->ai.ptr)) {
+		ucsan_counter_add(CTR_ENCODING_FALSE_POSITIVES, 1);
+		goto out;
+	}
+	/* The racing write usually lands right after its thread handed over
+	 * its stack: look once more before concluding nothing changed. */
+	if (vc == VALUE_CHANGE_MAYBE) {
+		struct ucsan_value now;
+		if (ucsan_read_value(ptr, size, &now) && (now.lo != old.lo || now.hi != old.hi)) {
+			new = now;
+			vc = VALUE_CHANGE_TRUE;
+		}
+	}
+	if (vc != VALUE_CHANGE_FALSE)
+		print_report(&ai, oi, vc, old, new);
+out:
+	atomic_store_explicit(&oi->state, INFO_EMPTY, memory_order_relaxed);
+}
+
+void ucsan_report_unknown_origin(const volatile void *ptr, size_t size, int type, uintptr_t ip,
+				 struct ucsan_value old, struct ucsan_value new)
+{
+	(void)ip;
+	struct access_info ai;
+	fill_access_info(&ai, ptr, size, type);
+	print_report(&ai, NULL, VALUE_CHANGE_TRUE, old, new);
+}
+
+/* === Process life cycle === */
+
+void ucsan_report_init(void)
+{
+	if (getcwd(start_cwd, sizeof(start_cwd)))
+		start_cwd_len = strlen(start_cwd);
+	if (start_cwd_len == 1)
+		start_cwd_len = 0; /* "/" : keep absolute paths */
+}
+
+void ucsan_report_reset_after_fork(void)
+{
+	/* Threads holding the lock or filling infos do not exist in the child. */
+	atomic_store_explicit(&report_owner, 0, memory_order_relaxed);
+	for (size_t i = 0; i < sizeof(other_infos) / sizeof(other_infos[0]); i++)
+		atomic_store_explicit(&other_infos[i].state, INFO_EMPTY, memory_order_relaxed);
+	ucsan_symbolize_reset();
+}
+
+long ucsan_reports_printed(void)
+{
+	return atomic_load_explicit(&ucsan_counters[CTR_REPORTS_PRINTED], memory_order_relaxed);
+}
+
+void ucsan_report_at_exit(void)
+{
+	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	char line[256];
+	int n;
+	/* Let a report in progress in another thread finish first. */
+	bool locked = report_lock(ctx, 2000);
+
+	if (ucsan_opts.print_stats) {
+		for (int i = 0; i < CTR_COUNT; i++) {
+			n = snprintf(line, sizeof(line), "UCSAN: stats: %s: %ld\n", ucsan_counter_names[i],
+				     atomic_load_explicit(&ucsan_counters[i], memory_order_relaxed));
+			ucsan_log_write(line, (size_t)n);
+		}
+	}
+	long printed = ucsan_reports_printed();
+	if (printed > 0) {
+		n = snprintf(line, sizeof(line), "UCSAN: reported %ld data races\n", printed);
+		ucsan_log_write(line, (size_t)n);
+	}
+	if (locked)
+		report_unlock();
+}

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Stack capture for reports: return addresses from the unwinder (DWARF CFI,
+ * so uninstrumented frames without frame pointers unwind too), with the
+ * runtime's own frames removed so the first frame is the racing access.
+ * Cold path only.
+ */
+#define _GNU_SOURCE
+#include <link.h>
+#include <unwind.h>
+
+#include "internal.h"
+
+/* The runtime's executable segment, found once at start-up. */
+static uintptr_t rt_text_start, rt_text_end;
+
+static int find_self(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	uintptr_t self = (uintptr_t)data;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+			continue;
+		uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+		uintptr_t end = start + ph->p_memsz;
+		if (self >= start && self < end) {
+			rt_text_start = start;
+			rt_text_end = end;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+void ucsan_stacktrace_init(void)
+{
+	dl_iterate_phdr(find_self, (void *)(uintptr_t)&ucsan_stacktrace_init);
+}
+
+bool ucsan_pc_in_runtime(uintptr_t pc)
+{
+	return pc >= rt_text_start && pc < rt_text_end;
+}
+
+struct unwind_state {
+	uintptr_t *pcs;
+	int n, max;
+	bool in_user; /* past the runtime's frames */
+};
+
+static _Unwind_Reason_Code unwind_one(struct _Unwind_Context *uc, void *arg)
+{
+	struct unwind_state *st = arg;
+	int before_insn = 0;
+	uintptr_t pc = (uintptr_t)_Unwind_GetIPInfo(uc, &before_insn);
+
+	if (!pc)
+		return _URC_END_OF_STACK;
+	if (!st->in_user) {
+		if (ucsan_pc_in_runtime(pc))
+			return _URC_NO_REASON;
+		st->in_user = true;
+	}
+	/* Signal frames hold the faulting pc itself, not a return address:
+	 * add one so that the uniform "pc - 1" lookup lands on it. */
+	st->pcs[st->n++] = before_insn ? pc + 1 : pc;
+	return st->n >= st->max ? _URC_END_OF_STACK : _URC_NO_REASON;
+}
+
+int ucsan_stack_capture(uintptr_t *pcs, int max)
+{
+	struct unwind_state st = { pcs, 0, max, false };
+	_Unwind_Backtrace(unwind_one, &st);
+	return st.n;
+}

@@ -1,0 +1,28 @@
+#!/bin/sh
+# Runs every test suite (see tests/PROTOCOL.md) and prints, last,
+# "N passed, N failed". Exits non-zero if anything failed.
+cd "$(dirname "$0")/.." || exit 2
+log=build/tests/run-all.log
+mkdir -p build/tests
+: > "$log"
+
+run_suite() {
+	printf '== %s\n' "$*" | tee -a "$log"
+	"$@" 2>&1 | tee -a "$log"
+}
+
+for t in build/tests/unit/test_*; do
+	[ -x "$t" ] && run_suite "$t"
+done
+for s in tests/wrapper/run.sh tests/e2e/run.sh; do
+	[ -f "$s" ] && run_suite sh "$s"
+done
+
+pass=$(grep -c '^PASS: ' "$log")
+fail=$(grep -c '^FAIL: ' "$log")
+if [ "$fail" -gt 0 ]; then
+	echo "failed:"
+	grep '^FAIL: ' "$log" | sed 's/^/  /'
+fi
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ] && [ "$pass" -gt 0 ]

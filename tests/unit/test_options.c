@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: Apache-2.0
+/* Unit tests: the option parser (separators, types, ranges, errors). */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+static int failures;
+
+#define CHECK(name, cond)                                                    \
+	do {                                                                 \
+		if (cond) {                                                  \
+			printf("PASS: unit/options/%s\n", name);             \
+		} else {                                                     \
+			printf("FAIL: unit/options/%s\n  %s:%d: %s\n", name, \
+			       __FILE__, __LINE__, #cond);                   \
+			failures++;                                          \
+		}                                                            \
+	} while (0)
+
+static char err[512];
+
+static bool parse(const char *s)
+{
+	err[0] = '\0';
+	ucsan_options_set_defaults();
+	return ucsan_options_parse(s, err, sizeof(err));
+}
+
+int main(void)
+{
+	CHECK("defaults", parse("") && ucsan_opts.skip_watch == 4000 && ucsan_opts.udelay_task == 80 &&
+				  ucsan_opts.udelay_interrupt == 20 && ucsan_opts.num_watchpoints == 64 &&
+				  ucsan_opts.report_once_in_ms == 3000 && ucsan_opts.exitcode == 66 &&
+				  ucsan_opts.enabled && ucsan_opts.report_value_change_only &&
+				  ucsan_opts.assume_plain_writes_atomic && !ucsan_opts.halt_on_error);
+	CHECK("colon", parse("skip_watch=0:udelay_task=5") && ucsan_opts.skip_watch == 0 &&
+			       ucsan_opts.udelay_task == 5);
+	CHECK("comma_and_space", parse("skip_watch=7, exitcode=3  halt_on_error=1") &&
+					 ucsan_opts.skip_watch == 7 && ucsan_opts.exitcode == 3 &&
+					 ucsan_opts.halt_on_error);
+	CHECK("bool_words", parse("enabled=false:print_stats=true") && !ucsan_opts.enabled &&
+				    ucsan_opts.print_stats);
+	CHECK("string", parse("log_path=/tmp/x:strip_path_prefix=/src/") &&
+				!strcmp(ucsan_opts.log_path, "/tmp/x") &&
+				!strcmp(ucsan_opts.strip_path_prefix, "/src/"));
+	CHECK("quoted_string", parse("log_path='/tmp/a b:c'") && !strcmp(ucsan_opts.log_path, "/tmp/a b:c"));
+	CHECK("last_wins", parse("skip_watch=1:skip_watch=2") && ucsan_opts.skip_watch == 2);
+	CHECK("unknown_key", !parse("nonsense=1") && strstr(err, "unknown option 'nonsense'"));
+	CHECK("bad_int", !parse("skip_watch=abc") && strstr(err, "'abc'") && strstr(err, "skip_watch"));
+	CHECK("trailing_garbage", !parse("skip_watch=12x") && strstr(err, "skip_watch"));
+	CHECK("negative", !parse("udelay_task=-1") && strstr(err, "udelay_task"));
+	CHECK("bad_bool", !parse("enabled=2") && strstr(err, "enabled"));
+	CHECK("no_value", !parse("skip_watch") && strstr(err, "skip_watch"));
+	CHECK("watchpoints_range", !parse("num_watchpoints=0") && !parse("num_watchpoints=100000") &&
+					   parse("num_watchpoints=4096"));
+	CHECK("exitcode_range", !parse("exitcode=256") && parse("exitcode=0"));
+	CHECK("err_prefix", !parse("x=1") && !strncmp(err, "UCSAN: ", 7));
+	return failures != 0;
+}
