@@ -60,8 +60,11 @@ unit: $(UNIT_BINS)
 check: all unit
 	sh tests/run-all.sh
 
-bench: all
-	$(MAKE) -C bench
+# The README's first command: build, then show a real report.
+demo: all
+	$(B)/bin/ucsan-cc -O2 examples/demo/stats.c -o $(B)/demo-stats
+	@echo '--- running build/demo-stats: expect a data-race report below ---'
+	-$(B)/demo-stats
 
 # --- install -------------------------------------------------------------
 install: all
@@ -79,5 +82,5 @@ install: all
 clean:
 	rm -rf $(B)
 
-.PHONY: all unit check bench install clean
+.PHONY: all unit check demo install clean
 -include $(RT_OBJS:.o=.d)

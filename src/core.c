@@ -16,13 +16,14 @@
 
 __thread struct ucsan_ctx ucsan_ctx_tls __attribute__((tls_model("initial-exec")));
 
-_Atomic long ucsan_armed;
-_Atomic bool ucsan_enabled = true;
+/* Written by every watcher: kept off the cache lines the hot path only reads. */
+_Alignas(64) _Atomic long ucsan_armed;
+_Alignas(64) _Atomic bool ucsan_enabled = true;
 size_t ucsan_nslots = 64;
 /* Slot i's window is [i, i + UCSAN_NUM_SLOTS): see wp_base_slot(). */
 _Atomic(uint64_t) ucsan_watchpoints[UCSAN_MAX_WATCHPOINTS + UCSAN_NUM_SLOTS - 1];
 
-_Atomic long ucsan_counters[CTR_COUNT];
+_Alignas(64) _Atomic long ucsan_counters[CTR_COUNT];
 const char *const ucsan_counter_names[CTR_COUNT] = {
 	[CTR_USED_WATCHPOINTS] = "used_watchpoints",
 	[CTR_SETUP_WATCHPOINTS] = "setup_watchpoints",
@@ -164,6 +165,9 @@ static void delay_access(struct ucsan_ctx *ctx)
 
 /* === Slow paths === */
 
+static void consume_watchpoint(const volatile void *ptr, size_t size, int type, uintptr_t ip,
+			       _Atomic(uint64_t) *wp, uint64_t encoded);
+
 static _Atomic(uint64_t) *insert_watchpoint(uintptr_t addr, size_t size, bool is_write)
 {
 	const uint64_t encoded = wp_encode(addr, size, is_write);
@@ -235,6 +239,16 @@ static void setup_watchpoint(struct ucsan_ctx *ctx, const volatile void *ptr, si
 	atomic_store_explicit(wp, WP_INVALID, memory_order_release);
 	atomic_fetch_sub_explicit(&ucsan_armed, 1, memory_order_relaxed);
 	ucsan_counter_add(CTR_USED_WATCHPOINTS, -1);
+
+	/*
+	 * Our own access happens only after the stall. Another thread may
+	 * have started watching the same location meanwhile: look again, or
+	 * it would see our write as a change of unknown origin.
+	 */
+	uint64_t encoded;
+	_Atomic(uint64_t) *other = find_watchpoint((uintptr_t)ptr, size, is_write, &encoded);
+	if (other)
+		consume_watchpoint(ptr, size, type, ip, other, encoded);
 }
 
 NOINLINE void ucsan_slow_path(const volatile void *ptr, size_t size, int type, uintptr_t ip)
@@ -263,6 +277,20 @@ NOINLINE void ucsan_slow_path(const volatile void *ptr, size_t size, int type, u
 	ctx->disable_count--;
 }
 
+/* Consume a watchpoint our access conflicts with; the watcher reports. */
+static void consume_watchpoint(const volatile void *ptr, size_t size, int type, uintptr_t ip,
+			       _Atomic(uint64_t) *wp, uint64_t encoded)
+{
+	/* Only one racing thread wins the watchpoint and hands its stack over;
+	 * others raced too, but the watcher may have left already. */
+	if (atomic_compare_exchange_strong_explicit(wp, &encoded, WP_CONSUMED, memory_order_acq_rel,
+						    memory_order_relaxed))
+		ucsan_report_set_info(ptr, size, type, ip, (size_t)(wp - ucsan_watchpoints));
+	else
+		ucsan_counter_add(CTR_REPORT_RACES, 1);
+	ucsan_counter_add((type & UCSAN_ACCESS_ASSERT) ? CTR_ASSERT_FAILURES : CTR_DATA_RACES, 1);
+}
+
 NOINLINE void ucsan_found_watchpoint(const volatile void *ptr, size_t size, int type, uintptr_t ip,
 				     _Atomic(uint64_t) *wp, uint64_t encoded)
 {
@@ -281,14 +309,7 @@ NOINLINE void ucsan_found_watchpoint(const volatile void *ptr, size_t size, int 
 		return;
 
 	ctx->disable_count++;
-	/* Only one racing thread wins the watchpoint and hands its stack over;
-	 * others raced too, but the watcher may have left already. */
-	if (atomic_compare_exchange_strong_explicit(wp, &encoded, WP_CONSUMED, memory_order_acq_rel,
-						    memory_order_relaxed))
-		ucsan_report_set_info(ptr, size, type, ip, (size_t)(wp - ucsan_watchpoints));
-	else
-		ucsan_counter_add(CTR_REPORT_RACES, 1);
-	ucsan_counter_add((type & UCSAN_ACCESS_ASSERT) ? CTR_ASSERT_FAILURES : CTR_DATA_RACES, 1);
+	consume_watchpoint(ptr, size, type, ip, wp, encoded);
 	ctx->disable_count--;
 }
 

@@ -102,5 +102,8 @@ __attribute__((destructor(101))) static void ucsan_destructor(void)
 		fflush(NULL); /* exit() would have; _exit() does not */
 		_exit((int)ucsan_opts.exitcode);
 	}
+	/* Threads still running meet libraries being finalized from here on
+	 * (libdw among them): stop checking rather than report from them. */
+	atomic_store(&ucsan_enabled, false);
 	ctx->disable_count--;
 }

@@ -9,10 +9,11 @@
 
 enum { mo_relaxed, mo_consume, mo_acquire, mo_release, mo_acq_rel, mo_seq_cst };
 
-/* Compilers pass the C11 order, possibly with target flag bits above it. */
+/* Compilers pass the C11 order, possibly with flag bits above it (gcc's
+ * HLE and __sync markers). */
 static ALWAYS_INLINE int mo_of(int mo)
 {
-	mo &= 0xffff;
+	mo &= 0xff;
 	return (mo < mo_relaxed || mo > mo_seq_cst) ? mo_seq_cst : mo;
 }
 

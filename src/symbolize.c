@@ -1,0 +1,333 @@
+/* In-process symbolization with elfutils' libdwfl: the ELF symbol table gives
+ * "func+off/size", DWARF gives file:line and the chain of inlined calls.
+ * Cold path (report printing): may malloc and be slow, must never crash. */
+#define _GNU_SOURCE
+#include "symbolize.h"
+
+#include <dlfcn.h>
+#include <dwarf.h>
+#include <elfutils/libdwfl.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_DEPTH 64 /* nested scopes (lexical blocks, inline levels) */
+
+typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
+
+static Dwfl *g_dwfl;
+/* libdwfl is not thread-safe. The lock word holds the pid of the process
+ * whose thread owns it, so a fork child can tell a lock orphaned by a parent
+ * thread (that thread does not exist in the child) from a live one. */
+static int g_lock;
+/* Same-thread re-entrance: libdw mallocs (interceptors may report), and a
+ * signal handler may report while we are inside libdw. */
+static __thread int g_busy;
+static char *g_debuginfo_path; /* NULL: libdw's default search path */
+
+static const Dwfl_Callbacks g_callbacks = {
+	.find_elf = dwfl_linux_proc_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.debuginfo_path = &g_debuginfo_path,
+};
+
+static void lock(void)
+{
+	int me = (int)getpid();
+
+	for (;;) {
+		int cur = 0;
+		if (__atomic_compare_exchange_n(&g_lock, &cur, me, 0, __ATOMIC_ACQUIRE,
+						__ATOMIC_RELAXED))
+			return;
+		if (cur != me && __atomic_compare_exchange_n(&g_lock, &cur, me, 0,
+							     __ATOMIC_ACQUIRE,
+							     __ATOMIC_RELAXED)) {
+			/* Orphaned by fork(): the session may be half-updated,
+			 * so leak it rather than touch it. */
+			g_dwfl = NULL;
+			return;
+		}
+		sched_yield();
+	}
+}
+
+static void unlock(void)
+{
+	__atomic_store_n(&g_lock, 0, __ATOMIC_RELEASE);
+}
+
+static int enter(void)
+{
+	if (g_busy)
+		return 0;
+	g_busy = 1;
+	lock();
+	return 1;
+}
+
+static void leave(void)
+{
+	unlock();
+	g_busy = 0;
+}
+
+/* Modules still mapped with the same range are re-reported unchanged and keep
+ * their loaded ELF/DWARF; unmapped ones are dropped, new ones added. */
+static void report_modules(Dwfl *dwfl)
+{
+	dwfl_report_begin(dwfl);
+	dwfl_linux_proc_report(dwfl, getpid());
+	dwfl_report_end(dwfl, NULL, NULL);
+}
+
+static Dwfl_Module *find_module(uintptr_t addr)
+{
+	int fresh = 0;
+
+	if (!g_dwfl) {
+		g_dwfl = dwfl_begin(&g_callbacks);
+		if (!g_dwfl)
+			return NULL;
+		report_modules(g_dwfl);
+		fresh = 1;
+	}
+	Dwfl_Module *mod = dwfl_addrmodule(g_dwfl, addr);
+	if (!mod && !fresh) {
+		/* Maybe dlopen'ed since the last report. */
+		report_modules(g_dwfl);
+		mod = dwfl_addrmodule(g_dwfl, addr);
+	}
+	return mod;
+}
+
+/* Bump allocator over the caller's string buffer. */
+struct sbuf {
+	char *p;
+	size_t left;
+};
+
+static const char *put(struct sbuf *b, const char *s)
+{
+	if (!s || !b->p || b->left < 2)
+		return NULL;
+	size_t n = strnlen(s, b->left - 1);
+	char *r = b->p;
+	memcpy(r, s, n);
+	r[n] = '\0';
+	b->p += n + 1;
+	b->left -= n + 1;
+	return r;
+}
+
+/* Returns a malloc'ed demangled name or NULL. __cxa_demangle is looked up at
+ * run time so that C programs do not pull libstdc++ into the process. */
+static char *demangle(const char *name)
+{
+	static demangle_fn fn;
+	int status = -1;
+
+	if (!name || name[0] != '_' || name[1] != 'Z')
+		return NULL;
+	if (!fn)
+		fn = (demangle_fn)dlsym(RTLD_DEFAULT, "__cxa_demangle");
+	char *d = fn ? fn(name, NULL, NULL, &status) : NULL;
+	if (d && status != 0) {
+		free(d);
+		d = NULL;
+	}
+	return d;
+}
+
+static const char *put_name(struct sbuf *b, const char *name)
+{
+	char *d = demangle(name);
+	const char *r = put(b, d ? d : name);
+	free(d);
+	return r;
+}
+
+/* Name of a subprogram or inline instance (attributes may live on the
+ * abstract origin). The linkage name gives C++ its qualified name, but a
+ * mangled one is less readable than the plain DW_AT_name. */
+static const char *die_name(struct sbuf *b, Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	const char *ln = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &a));
+	if (!ln)
+		ln = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a));
+	char *d = demangle(ln);
+	if (d) {
+		const char *r = put(b, d);
+		free(d);
+		return r;
+	}
+	const char *n = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &a));
+	return put(b, n ? n : ln);
+}
+
+/* The CU containing addr. libdwfl (0.188) finds it only through
+ * .debug_aranges, which clang does not emit, so fall back to asking each CU. */
+static Dwarf_Die *find_cu(Dwfl_Module *mod, uintptr_t addr, Dwarf_Addr *bias)
+{
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, bias);
+
+	for (Dwarf_Die *c = NULL; !cu && (c = dwfl_module_nextcu(mod, c, bias));)
+		if (dwarf_haspc(c, addr - *bias) > 0)
+			cu = c;
+	return cu;
+}
+
+/* Fills chain[depth..] outermost first with the DIEs under parent whose
+ * ranges contain pc. A hand walk rather than dwarf_getscopes, which stops at
+ * the innermost inline instance, and fails outright when that instance's
+ * abstract origin lives in another CU (LTO). Returns the new depth. */
+static int find_scopes(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *chain, int depth)
+{
+	Dwarf_Die c;
+
+	if (depth >= MAX_DEPTH || dwarf_child(parent, &c) != 0)
+		return depth;
+	do {
+		int tag = dwarf_tag(&c);
+		if (tag == DW_TAG_namespace || tag == DW_TAG_module) {
+			/* No ranges of their own, but may hold functions (C++). */
+			int d = find_scopes(&c, pc, chain, depth);
+			if (d > depth)
+				return d;
+		} else if (dwarf_haspc(&c, pc) > 0) {
+			chain[depth] = c;
+			return find_scopes(&c, pc, chain, depth + 1);
+		}
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return depth;
+}
+
+/* Where an inline instance was called from: DW_AT_call_file/line. */
+static const char *call_site(Dwarf_Die *inl, int *line)
+{
+	Dwarf_Attribute a;
+	Dwarf_Word w;
+	Dwarf_Die cu;
+	Dwarf_Files *files;
+	size_t nfiles;
+
+	*line = 0;
+	if (dwarf_formudata(dwarf_attr(inl, DW_AT_call_line, &a), &w) == 0)
+		*line = (int)w;
+	if (dwarf_formudata(dwarf_attr(inl, DW_AT_call_file, &a), &w) != 0 ||
+	    !dwarf_diecu(inl, &cu, NULL, NULL) ||
+	    dwarf_getsrcfiles(&cu, &files, &nfiles) != 0 || w >= nfiles)
+		return NULL;
+	return dwarf_filesrc(files, w, NULL, NULL);
+}
+
+int ucsan_symbolize(uintptr_t pc, int is_return_address, struct ucsan_frame *out,
+		    int max, char *strbuf, size_t strbuf_len)
+{
+	if (!out || max < 1)
+		return 0;
+	memset(out, 0, sizeof(*out));
+	if (!enter())
+		return 1;
+
+	struct sbuf b = { strbuf, strbuf_len };
+	uintptr_t addr = is_return_address ? pc - 1 : pc;
+	Dwfl_Module *mod = find_module(addr);
+	if (!mod) {
+		leave();
+		return 1;
+	}
+
+	Dwarf_Addr start = 0, bias = 0;
+	const char *mname = dwfl_module_info(mod, NULL, &start, NULL, NULL, NULL, NULL, NULL);
+	if (!dwfl_module_getelf(mod, &bias))
+		bias = start;
+	struct ucsan_frame base = { .module = put(&b, mname), .module_offset = pc - bias };
+
+	/* Source position of addr itself; each inline level then moves it
+	 * outwards to its call site. */
+	Dwarf_Addr dwbias = 0;
+	Dwarf_Die *cu = find_cu(mod, addr, &dwbias);
+	Dwarf_Line *l = cu ? dwarf_getsrc_die(cu, addr - dwbias) : NULL;
+	const char *file = l ? dwarf_linesrc(l, NULL, NULL) : NULL;
+	int line = 0;
+	if (l && dwarf_lineno(l, &line) != 0)
+		line = 0;
+
+	/* Split DWARF: the skeleton CU has the lines, the .dwo unit the DIEs. */
+	Dwarf_Die chain[MAX_DEPTH], split, *subprog = NULL;
+	uint8_t unit_type = 0;
+	if (cu && dwarf_cu_info(cu->cu, NULL, &unit_type, NULL, &split, NULL, NULL, NULL) == 0 &&
+	    unit_type == DW_UT_skeleton && split.addr) /* zeroed if no .dwo */
+		cu = &split;
+	int nchain = cu ? find_scopes(cu, addr - dwbias, chain, 0) : 0, n = 0;
+	for (int i = nchain - 1; i >= 0; i--) {
+		int tag = dwarf_tag(&chain[i]);
+		if (tag == DW_TAG_subprogram) {
+			subprog = &chain[i];
+			break;
+		}
+		if (tag != DW_TAG_inlined_subroutine)
+			continue;
+		if (n < max - 1) { /* keep the last slot for the real function */
+			out[n] = base;
+			out[n].func = die_name(&b, &chain[i]);
+			out[n].file = put(&b, file);
+			out[n].line = line;
+			out[n].is_inline = 1;
+			n++;
+		}
+		file = call_site(&chain[i], &line);
+	}
+
+	struct ucsan_frame *f = &out[n++];
+	GElf_Off off = 0;
+	GElf_Sym sym;
+	const char *sname = dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL);
+	*f = base;
+	if (sname) {
+		f->func = put_name(&b, sname);
+		f->offset = off + (pc - addr);
+		f->size = sym.st_size;
+	} else if (subprog) { /* no symbol table, but DWARF knows the function */
+		Dwarf_Addr entry;
+		f->func = die_name(&b, subprog);
+		if (dwarf_entrypc(subprog, &entry) == 0)
+			f->offset = pc - (entry + dwbias);
+	}
+	f->file = put(&b, file);
+	f->line = line;
+
+	leave();
+	return n;
+}
+
+const char *ucsan_symbol_name(uintptr_t pc, char *buf, size_t len)
+{
+	const char *r = NULL;
+
+	if (!buf || len < 2 || !enter())
+		return NULL;
+	Dwfl_Module *mod = find_module(pc);
+	GElf_Off off;
+	GElf_Sym sym;
+	const char *name = mod ? dwfl_module_addrinfo(mod, pc, &off, &sym, NULL, NULL, NULL) : NULL;
+	if (name) {
+		struct sbuf b = { buf, len };
+		r = put_name(&b, name);
+	}
+	leave();
+	return r;
+}
+
+void ucsan_symbolize_reset(void)
+{
+	if (!enter())
+		return;
+	if (g_dwfl)
+		dwfl_end(g_dwfl);
+	g_dwfl = NULL;
+	leave();
+}
