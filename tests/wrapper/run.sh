@@ -1,0 +1,718 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# Tests for the compiler wrapper (build/bin/ucsan-cc, build/bin/ucsan-c++):
+# compile-only, link-only and one-step builds, C++, shared libraries, odd
+# paths, make, CMake and configure-style projects, and the flags the wrapper
+# must and must not add, under gcc and clang.
+#
+# Usage: tests/wrapper/run.sh            (from anywhere; see tests/PROTOCOL.md)
+# Environment:
+#   WRAPPER_COMPILERS  compilers to use (default "gcc clang"; the C++
+#                      compiler is g++ for gcc, clang++ for clang)
+#   WRAPPER_BUILD      tree holding bin/, lib/ and include/ (default build/)
+#
+# Output: one PASS/FAIL line per check, named wrapper/<compiler>/<check>;
+# artifacts in build/tests/wrapper/<compiler>/.  Portable sh (runs under
+# dash); needs nm, readelf, make and cmake.
+
+set -u
+unset CDPATH UCSAN_CC_TRACE UCSAN_CC_ACTIVE
+
+ROOT=$(cd "$(dirname "$0")/../.." && pwd -P) || exit 2
+BUILD=${WRAPPER_BUILD:-$ROOT/build}
+OUTROOT=$ROOT/build/tests/wrapper
+COMPILERS=${WRAPPER_COMPILERS:-gcc clang}
+
+failures=0
+k=                 # current compiler, part of the name of most checks
+
+pass() {
+	echo "PASS: wrapper/${k:+$k/}$1"
+}
+
+# fail NAME MESSAGE [LOG]: a FAIL line, the message and the tail of LOG.
+fail() {
+	echo "FAIL: wrapper/${k:+$k/}$1"
+	printf '%s\n' "$2" | sed 's/^/  /'
+	if [ $# -ge 3 ]; then
+		if [ -s "$3" ]; then
+			echo "  --- last 25 lines of $3:"
+			tail -n 25 "$3" | sed 's/^/    /'
+		else
+			echo "  --- $3 is empty"
+		fi
+	fi
+	failures=$((failures + 1))
+}
+
+# run LOG CMD...: run CMD with all output in LOG, whose first line is the
+# command itself.
+run() {
+	log=$1
+	shift
+	{ printf '$'; printf ' %s' "$@"; echo; } >"$log"
+	"$@" >>"$log" 2>&1
+}
+
+# quiet LOG: true if the command logged in LOG printed nothing.
+quiet() {
+	[ "$(wc -l <"$1")" -le 1 ]
+}
+
+# Run a program with a time limit.
+if command -v timeout >/dev/null 2>&1; then
+	TIMEOUT="timeout 60"
+else
+	TIMEOUT=
+fi
+
+# runs LOG EXPECTED PROG [ARGS...]: run PROG, require exit status 0 and a
+# line EXPECTED on stdout.  Sets $why on failure.
+runs() {
+	log=$1 expected=$2
+	shift 2
+	why=
+	run "$log" $TIMEOUT "$@"
+	rc=$?
+	if [ "$rc" -ne 0 ]; then
+		why="$1 exited with status $rc (expected 0)"
+	elif ! grep -qxF -e "$expected" "$log"; then
+		why="$1 did not print '$expected'"
+	fi
+	[ -z "$why" ]
+}
+
+# instrumented OBJECT: the object calls into the tsan ABI.  Sets $why.
+instrumented() {
+	why=
+	syms=$(nm "$1" 2>&1) || { why="nm $1 failed: $syms"; return 1; }
+	for s in __tsan_func_entry __tsan_init; do
+		printf '%s\n' "$syms" | grep -q " U $s\$" ||
+			why="${why}$1 does not reference $s$NL"
+	done
+	printf '%s\n' "$syms" |
+		grep -Eq ' U __tsan_(unaligned_)?(volatile_)?(read|write|read_write)[0-9]+$' ||
+		why="${why}$1 has no __tsan_read*/__tsan_write* reference$NL"
+	[ -z "$why" ]
+}
+
+# linked_ok ELF: libucsan.so is NEEDED and found through the run path; no
+# libtsan or clang_rt tsan runtime, neither dynamic nor static.  Sets $why.
+linked_ok() {
+	why=
+	dyn=$(readelf -d "$1" 2>&1) || { why="readelf -d $1 failed: $dyn"; return 1; }
+	printf '%s\n' "$dyn" | grep -q 'NEEDED.*\[libucsan\.so\]' ||
+		why="${why}$1: libucsan.so is not NEEDED$NL"
+	if printf '%s\n' "$dyn" | grep -Eq 'NEEDED.*(tsan|clang_rt)'; then
+		why="${why}$1 needs a compiler tsan runtime:$NL$(printf '%s\n' "$dyn" | grep NEEDED)$NL"
+	fi
+	rpath=$(printf '%s\n' "$dyn" | sed -n 's/.*(R[UN]*PATH).*\[\(.*\)\]$/\1/p')
+	case ":$(printf '%s' "$rpath" | tr '\n' ':'):" in
+	*":$LIBDIR:"*) ;;
+	*) why="${why}$1: run path '$rpath' does not contain $LIBDIR$NL" ;;
+	esac
+	if nm "$1" 2>/dev/null | grep -Eq ' [TtWw] (__tsan_init|__tsan_read4)$'; then
+		why="${why}$1 defines __tsan_* itself: a static tsan runtime was linked$NL"
+	fi
+	[ -z "$why" ]
+}
+
+NL='
+'
+
+# addbin FILE...: remember linked programs and libraries for dynamic-deps.
+addbin() {
+	for f do
+		printf '%s\n' "$f" >>"$D/binaries.txt"
+	done
+}
+
+# ---------------------------------------------------------------------------
+# Is there anything to test?
+
+CCW=$BUILD/bin/ucsan-cc
+CXXW=$BUILD/bin/ucsan-c++
+missing=
+for f in "$CCW" "$CXXW"; do
+	[ -x "$f" ] || missing="$missing$f is missing or not executable$NL"
+done
+[ -f "$BUILD/lib/libucsan.so" ] ||
+	missing="$missing$BUILD/lib/libucsan.so is missing: build the runtime with 'make' first$NL"
+if [ -n "$missing" ]; then
+	fail build "${missing%"$NL"}"
+	exit 1
+fi
+LIBDIR=$(cd "$BUILD/lib" && pwd -P)
+INCDIR=$(cd "$BUILD/include" 2>/dev/null && pwd -P) || INCDIR=$BUILD/include
+
+# ---------------------------------------------------------------------------
+# Sources shared by all checks.
+
+SRC=$OUTROOT/src
+rm -rf "$SRC"
+mkdir -p "$SRC/dir with spaces/inc" || exit 2
+
+cat >"$SRC/a.c" <<'EOF'
+#include <stdio.h>
+int counter;
+int add(int x);
+int main(void)
+{
+	for (int i = 2; i < 8; i++)
+		add(i);
+	printf("sum=%d\n", counter);
+	return counter == 27 ? 0 : 1;
+}
+EOF
+cat >"$SRC/b.c" <<'EOF'
+extern int counter;
+int add(int x)
+{
+	counter += x;
+	return counter;
+}
+EOF
+cat >"$SRC/t.cc" <<'EOF'
+#include <iostream>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+struct Shape { virtual ~Shape() {} virtual int sides() const = 0; };
+struct Tri : Shape { int sides() const override { return 3; } };
+struct Sq : Shape { int sides() const override { return 4; } };
+static int total(const std::vector<Shape *> &v)
+{
+	int n = 0;
+	for (const Shape *s : v)
+		n += s->sides();
+	return n;
+}
+int main()
+{
+	std::vector<Shape *> v{new Tri, new Sq, new Tri};
+	std::map<std::string, int> m;
+	m["sides"] = total(v);
+	try {
+		throw std::runtime_error("boom");
+	} catch (const std::exception &e) {
+		m[e.what()] = 1;
+	}
+	for (Shape *s : v)
+		delete s;
+	std::cout << "c++ sides=" << m["sides"] << " boom=" << m["boom"] << std::endl;
+	return m["sides"] == 10 ? 0 : 1;
+}
+EOF
+cat >"$SRC/shlib.c" <<'EOF'
+static int shared_counter;
+int shared_add(int x)
+{
+	shared_counter += x;
+	return shared_counter;
+}
+EOF
+cat >"$SRC/main_shared.c" <<'EOF'
+#include <stdio.h>
+int shared_add(int x);
+int main(void)
+{
+	shared_add(40);
+	printf("shared=%d\n", shared_add(2));
+	return 0;
+}
+EOF
+# Uninstrumented program loading an instrumented library.
+cat >"$SRC/dlopen.c" <<'EOF'
+#include <dlfcn.h>
+#include <stdio.h>
+int main(int argc, char **argv)
+{
+	void *h = dlopen(argc > 1 ? argv[1] : "", RTLD_NOW);
+	if (!h) {
+		printf("dlopen: %s\n", dlerror());
+		return 1;
+	}
+	int (*f)(int) = (int (*)(int))dlsym(h, "shared_add");
+	if (!f) {
+		printf("dlsym: %s\n", dlerror());
+		return 1;
+	}
+	f(40);
+	printf("dlopen=%d\n", f(2));
+	return 0;
+}
+EOF
+cat >"$SRC/dir with spaces/inc/msg header.h" <<'EOF'
+#define GREETING "from a header"
+EOF
+cat >"$SRC/dir with spaces/my prog.c" <<'EOF'
+#include <stdio.h>
+#include "msg header.h"
+int main(void)
+{
+	printf("%s|%s\n", MSG, GREETING);
+	return 0;
+}
+EOF
+cat >"$SRC/features.c" <<'EOF'
+#ifdef __SANITIZE_THREAD__
+sanitize_thread_macro
+#endif
+#ifdef __has_feature
+#if __has_feature(thread_sanitizer)
+has_feature_thread_sanitizer
+#endif
+#endif
+EOF
+cat >"$SRC/header.c" <<'EOF'
+#include <ucsan.h>
+EOF
+cat >"$SRC/words.c" <<'EOF'
+#include <stdio.h>
+int main(void)
+{
+	printf("words=%d\n", FROM_UCSAN_CC);
+	return 0;
+}
+EOF
+
+# A make project: pattern rules, dependency files, a separate link step.
+mkdir -p "$SRC/make"
+cp "$SRC/a.c" "$SRC/b.c" "$SRC/make/"
+printf '%s\n' \
+	'OBJS = a.o b.o' \
+	'prog: $(OBJS)' \
+	'	$(CC) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)' \
+	'%.o: %.c' \
+	'	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<' \
+	'-include $(OBJS:.o=.d)' >"$SRC/make/Makefile"
+
+# A CMake project: C and C++, a shared library and two programs.
+mkdir -p "$SRC/cmake"
+cp "$SRC/shlib.c" "$SRC/main_shared.c" "$SRC/t.cc" "$SRC/cmake/"
+cat >"$SRC/cmake/CMakeLists.txt" <<'EOF'
+cmake_minimum_required(VERSION 3.13)
+project(wrappertest C CXX)
+add_library(shared SHARED shlib.c)
+add_executable(prog main_shared.c)
+target_link_libraries(prog shared)
+add_executable(cxxprog t.cc)
+EOF
+
+# A configure-style project, probing $CC the way autoconf does.
+mkdir -p "$SRC/configure"
+cp "$SRC/a.c" "$SRC/b.c" "$SRC/configure/"
+cat >"$SRC/configure/configure" <<'EOF'
+#!/bin/sh
+# Tiny autoconf-style configure: probes $CC, writes config.h and Makefile.
+: "${CC:=cc}" "${CFLAGS:=-O2}"
+exec 5>config.log
+rm -f conftest*
+for opt in --version -v -V -qversion; do
+	echo "configure: $CC $opt" >&5
+	$CC $opt >&5 2>&1
+done
+printf 'checking whether the C compiler works... '
+printf 'int main(void) { return 0; }\n' >conftest.c
+if $CC $CFLAGS conftest.c -o conftest >&5 2>&1 && ./conftest; then
+	echo yes
+else
+	echo no; echo "configure: error: C compiler cannot create executables" >&2; exit 77
+fi
+printf 'checking for suffix of object files... '
+rm -f conftest.o
+if $CC $CFLAGS -c conftest.c >&5 2>&1 && test -f conftest.o; then
+	echo o
+else
+	echo "configure: error: cannot compile" >&2; exit 1
+fi
+printf 'checking how to run the C preprocessor... '
+printf '#include <limits.h>\nint x = INT_MAX;\n' >conftest.c
+if $CC -E conftest.c >conftest.i 2>&5 && grep -q 'int x' conftest.i; then
+	printf '#include <ac_nonexistent.h>\n' >conftest.c
+	if $CC -E conftest.c >/dev/null 2>&5; then
+		echo "configure: error: $CC -E accepts missing headers" >&2; exit 1
+	fi
+	echo "$CC -E"
+else
+	echo "configure: error: $CC -E does not work" >&2; exit 1
+fi
+printf 'checking for pthread_create... '
+printf 'char pthread_create(void);\nint main(void) { return pthread_create != 0 ? 0 : 1; }\n' >conftest.c
+if $CC $CFLAGS conftest.c -o conftest >&5 2>&1; then
+	echo yes; have_pthread=1
+else
+	echo no; have_pthread=0
+fi
+printf 'checking for __SANITIZE_THREAD__... '
+printf '#ifndef __SANITIZE_THREAD__\n#error no\n#endif\n' >conftest.c
+if $CC $CFLAGS -c conftest.c -o conftest.o >&5 2>&1; then
+	echo yes; tsan=1
+else
+	echo no; tsan=0
+fi
+rm -f conftest*
+printf '#define HAVE_PTHREAD_CREATE %s\n#define HAVE_SANITIZE_THREAD %s\n' \
+	"$have_pthread" "$tsan" >config.h
+printf 'CC = %s\nCFLAGS = %s\n' "$CC" "$CFLAGS" >Makefile
+cat >>Makefile <<'MK'
+prog: a.o b.o
+	$(CC) $(CFLAGS) -o $@ a.o b.o
+.c.o:
+	$(CC) $(CFLAGS) -c $<
+MK
+echo "configure: wrote config.h and Makefile"
+EOF
+chmod +x "$SRC/configure/configure"
+
+# ---------------------------------------------------------------------------
+# The pkg-config file made from ucsan.pc.in.
+
+PC=$BUILD/lib/pkgconfig/ucsan.pc
+if ! command -v pkg-config >/dev/null 2>&1; then
+	fail pkg-config "pkg-config is not installed"
+elif [ ! -f "$PC" ]; then
+	fail pkg-config "$PC does not exist"
+elif ! out=$(PKG_CONFIG_PATH=${PC%/*} pkg-config --cflags --libs ucsan 2>&1); then
+	fail pkg-config "pkg-config --cflags --libs ucsan failed:$NL$out"
+else
+	why=
+	case " $out " in *" -L$LIBDIR "*|*" -L$BUILD/lib "*) ;; *) why="${why}no -L<libdir>$NL" ;; esac
+	case " $out " in *" -Wl,-rpath,$LIBDIR "*|*" -Wl,-rpath,$BUILD/lib "*) ;; *) why="${why}no -Wl,-rpath,<libdir>$NL" ;; esac
+	case " $out " in *" -lucsan "*) ;; *) why="${why}no -lucsan$NL" ;; esac
+	case " $out " in *" -I"*) ;; *) why="${why}no -I<includedir>$NL" ;; esac
+	case $out in *@*) why="${why}unsubstituted @...@ placeholder$NL" ;; esac
+	if [ -z "$why" ]; then
+		pass pkg-config
+	else
+		fail pkg-config "pkg-config --cflags --libs ucsan printed:$NL  $out$NL$why"
+	fi
+fi
+
+# ---------------------------------------------------------------------------
+# The checks, per compiler.
+
+for k in $COMPILERS; do
+	case $k in
+	gcc)   cxx=g++ ;;
+	clang) cxx=clang++ ;;
+	*)     cxx=$k++ ;;
+	esac
+	if ! command -v "$k" >/dev/null 2>&1 || ! command -v "$cxx" >/dev/null 2>&1; then
+		fail compilers "$k or $cxx is not installed"
+		continue
+	fi
+	UCSAN_CC=$k
+	UCSAN_CXX=$cxx
+	export UCSAN_CC UCSAN_CXX
+	D=$OUTROOT/$k
+	rm -rf "$D"
+	mkdir -p "$D" || exit 2
+	: >"$D/binaries.txt"
+
+	# --- queries pass through untouched
+	why=
+	for q in --version -dumpmachine -dumpversion; do
+		want=$($k $q 2>&1)
+		got=$("$CCW" $q 2>&1)
+		[ "$got" = "$want" ] || why="${why}ucsan-cc $q printed:$NL$got${NL}but $k $q prints:$NL$want$NL"
+	done
+	want=$($cxx --version 2>&1)
+	got=$("$CXXW" --version 2>&1)
+	[ "$got" = "$want" ] || why="${why}ucsan-c++ --version printed:$NL$got${NL}but $cxx --version prints:$NL$want$NL"
+	if [ -z "$why" ]; then pass version; else fail version "$why"; fi
+
+	# --- preprocessing: instrumentation macros, our include directory
+	if ! run "$D/features.log" "$CCW" -E -P "$SRC/features.c"; then
+		fail preprocess "ucsan-cc -E failed" "$D/features.log"
+	elif [ "$k" = gcc ] && ! grep -qx sanitize_thread_macro "$D/features.log"; then
+		fail preprocess "__SANITIZE_THREAD__ is not defined under gcc" "$D/features.log"
+	elif [ "$k" != gcc ] && ! grep -qx has_feature_thread_sanitizer "$D/features.log"; then
+		fail preprocess "__has_feature(thread_sanitizer) is false" "$D/features.log"
+	else
+		pass preprocess
+	fi
+	if [ ! -f "$INCDIR/ucsan.h" ]; then
+		fail include-dir "$INCDIR/ucsan.h does not exist"
+	elif ! run "$D/header.log" "$CCW" -E "$SRC/header.c"; then
+		fail include-dir "#include <ucsan.h> failed" "$D/header.log"
+	elif ! grep -qF "\"$INCDIR/ucsan.h\"" "$D/header.log"; then
+		fail include-dir "<ucsan.h> was not taken from $INCDIR" "$D/header.log"
+	else
+		pass include-dir
+	fi
+
+	# --- compile only, then link only
+	if ! run "$D/compile.log" "$CCW" -O2 -c "$SRC/a.c" -o "$D/a.o" ||
+	   ! run "$D/compile-b.log" "$CCW" -O2 -c "$SRC/b.c" -o "$D/b.o"; then
+		fail compile-only "compiling failed" "$D/compile.log"
+	elif [ ! -f "$D/a.o" ] || [ ! -f "$D/b.o" ]; then
+		fail compile-only "no object files produced" "$D/compile.log"
+	elif ! quiet "$D/compile.log"; then
+		fail compile-only "compiling printed diagnostics" "$D/compile.log"
+	else
+		pass compile-only
+	fi
+	if instrumented "$D/a.o" && instrumented "$D/b.o"; then
+		pass objects-instrumented
+	else
+		fail objects-instrumented "$why"
+	fi
+	# -Werror: clang must not warn about unused instrumentation flags.
+	if ! run "$D/link.log" "$CCW" -Werror "$D/a.o" "$D/b.o" -o "$D/linked"; then
+		fail link-only "linking objects failed" "$D/link.log"
+	elif ! quiet "$D/link.log"; then
+		fail link-only "linking printed diagnostics" "$D/link.log"
+	elif ! runs "$D/linked.run" sum=27 "$D/linked"; then
+		fail link-only "$why" "$D/linked.run"
+	else
+		pass link-only
+	fi
+	addbin "$D/linked"
+
+	# --- compile and link in one command
+	if ! run "$D/one.log" "$CCW" -O2 "$SRC/a.c" "$SRC/b.c" -o "$D/onestep"; then
+		fail compile-and-link "compile-and-link failed" "$D/one.log"
+	elif ! quiet "$D/one.log"; then
+		fail compile-and-link "printed diagnostics" "$D/one.log"
+	elif ! nm "$D/onestep" | grep -q ' U __tsan_read4\| U __tsan_write4\| U __tsan_read_write4'; then
+		fail compile-and-link "the program is not instrumented (no __tsan_read4/write4)"
+	elif ! runs "$D/onestep.run" sum=27 "$D/onestep"; then
+		fail compile-and-link "$why" "$D/onestep.run"
+	else
+		pass compile-and-link
+	fi
+	addbin "$D/onestep"
+
+	# --- relocatable link (-r gets no runtime), then a final link
+	if ! run "$D/r.log" "$CCW" -r "$D/a.o" "$D/b.o" -o "$D/ab.o"; then
+		fail relocatable-link "ucsan-cc -r failed" "$D/r.log"
+	elif readelf -d "$D/ab.o" 2>/dev/null | grep -q NEEDED; then
+		fail relocatable-link "-r output has dynamic dependencies"
+	elif ! run "$D/r2.log" "$CCW" "$D/ab.o" -o "$D/fromr" ||
+	     ! runs "$D/fromr.run" sum=27 "$D/fromr"; then
+		fail relocatable-link "linking the -r object failed: $why" "$D/r2.log"
+	else
+		pass relocatable-link
+	fi
+	addbin "$D/fromr"
+
+	# --- C++, compiled then linked, and in one step
+	if ! run "$D/cxx.log" "$CXXW" -O1 -c "$SRC/t.cc" -o "$D/t.o"; then
+		fail c++ "ucsan-c++ -c failed" "$D/cxx.log"
+	elif ! instrumented "$D/t.o"; then
+		fail c++ "$why"
+	elif ! run "$D/cxx-link.log" "$CXXW" -Werror "$D/t.o" -o "$D/cxxprog"; then
+		fail c++ "ucsan-c++ link failed" "$D/cxx-link.log"
+	elif ! runs "$D/cxxprog.run" "c++ sides=10 boom=1" "$D/cxxprog"; then
+		fail c++ "$why" "$D/cxxprog.run"
+	elif ! run "$D/cxx1.log" "$CXXW" "$SRC/t.cc" -o "$D/cxxprog1"; then
+		fail c++ "ucsan-c++ compile-and-link failed" "$D/cxx1.log"
+	elif ! runs "$D/cxxprog1.run" "c++ sides=10 boom=1" "$D/cxxprog1"; then
+		fail c++ "$why" "$D/cxxprog1.run"
+	else
+		pass c++
+	fi
+	addbin "$D/cxxprog" "$D/cxxprog1"
+
+	# --- an instrumented shared library and a program using it
+	L="$D/lib dir"
+	mkdir -p "$L"
+	if ! run "$D/shlib.log" "$CCW" -fPIC -shared "$SRC/shlib.c" -o "$L/libshared.so"; then
+		fail shared-library "building the library failed" "$D/shlib.log"
+	elif ! run "$D/shmain.log" "$CCW" "$SRC/main_shared.c" -L"$L" -lshared \
+	     "-Wl,-rpath,$L" -o "$D/shmain"; then
+		fail shared-library "linking against the library failed" "$D/shmain.log"
+	elif ! runs "$D/shmain.run" shared=42 "$D/shmain"; then
+		fail shared-library "$why" "$D/shmain.run"
+	else
+		pass shared-library
+	fi
+	addbin "$L/libshared.so" "$D/shmain"
+	# ... loaded by an uninstrumented program: the library must pull in
+	# libucsan.so by itself.
+	if ! run "$D/dlopen.log" "$k" "$SRC/dlopen.c" -o "$D/dlopen" -ldl; then
+		fail shared-library-dlopen "building the plain program failed" "$D/dlopen.log"
+	elif ! runs "$D/dlopen.run" dlopen=42 "$D/dlopen" "$L/libshared.so"; then
+		fail shared-library-dlopen "$why" "$D/dlopen.run"
+	else
+		pass shared-library-dlopen
+	fi
+
+	# --- spaces and quotes in paths and arguments
+	S="$SRC/dir with spaces"
+	O="$D/out dir"
+	mkdir -p "$O"
+	if ! run "$D/spaces.log" "$CCW" "-DMSG=\"it's \\\"quoted\\\",  spaced\"" \
+	     -I"$S/inc" -c "$S/my prog.c" -o "$O/my prog.o" ||
+	   ! run "$D/spaces2.log" "$CCW" "$O/my prog.o" -o "$O/my prog"; then
+		fail spaces-in-paths "build failed" "$D/spaces.log"
+	elif ! runs "$D/spaces.run" "it's \"quoted\",  spaced|from a header" "$O/my prog"; then
+		fail spaces-in-paths "$why" "$D/spaces.run"
+	elif ! run "$D/spaces3.log" "$CCW" -DMSG='"one step"' -I"$S/inc" \
+	     "$S/my prog.c" -o "$O/my prog 2" ||
+	     ! runs "$D/spaces3.run" "one step|from a header" "$O/my prog 2"; then
+		fail spaces-in-paths "one-step build: $why" "$D/spaces3.log"
+	else
+		pass spaces-in-paths
+	fi
+	addbin "$O/my prog"
+
+	# --- UCSAN_CC with several words; a symlink to the wrapper
+	if ! (UCSAN_CC="$k -DFROM_UCSAN_CC=7" && export UCSAN_CC &&
+	      run "$D/words.log" "$CCW" "$SRC/words.c" -o "$D/words") ||
+	   ! runs "$D/words.run" words=7 "$D/words"; then
+		fail compiler-with-words "UCSAN_CC='$k -DFROM_UCSAN_CC=7': $why" "$D/words.log"
+	else
+		pass compiler-with-words
+	fi
+	mkdir -p "$D/links"
+	ln -sf "$CCW" "$D/links/mycc"
+	if ! run "$D/symlink.log" "$D/links/mycc" "$SRC/a.c" "$SRC/b.c" -o "$D/viasymlink"; then
+		fail symlink "building through a symlink failed" "$D/symlink.log"
+	elif ! runs "$D/viasymlink.run" sum=27 "$D/viasymlink"; then
+		fail symlink "$why" "$D/viasymlink.run"
+	else
+		pass symlink
+	fi
+	addbin "$D/viasymlink"
+
+	# --- the user's flags come after ours and win
+	if ! run "$D/g0.log" "$CCW" -g0 -c "$SRC/b.c" -o "$D/g0.o"; then
+		fail user-flags-win "compiling with -g0 failed" "$D/g0.log"
+	elif readelf -S "$D/g0.o" | grep -q '\.debug_info'; then
+		fail user-flags-win "-g0 did not override the wrapper's -g"
+	elif ! run "$D/g.log" "$CCW" -c "$SRC/b.c" -o "$D/g.o" ||
+	     ! readelf -S "$D/g.o" | grep -q '\.debug_info'; then
+		fail user-flags-win "the wrapper does not add -g"
+	else
+		pass user-flags-win
+	fi
+
+	# --- the user's own -fsanitize=thread must not bring in a tsan runtime
+	if ! run "$D/usertsan.log" "$CCW" -fsanitize=thread "$SRC/a.c" "$SRC/b.c" -o "$D/usertsan"; then
+		fail user-fsanitize-thread "build failed" "$D/usertsan.log"
+	elif ! runs "$D/usertsan.run" sum=27 "$D/usertsan"; then
+		fail user-fsanitize-thread "$why" "$D/usertsan.run"
+	else
+		pass user-fsanitize-thread
+	fi
+	addbin "$D/usertsan"
+
+	# --- gcc: -flto must not lose the instrumentation
+	if [ "$k" = gcc ]; then
+		if ! run "$D/lto.log" "$CCW" -O2 -flto -c "$SRC/b.c" -o "$D/lto-b.o" ||
+		   ! run "$D/lto2.log" "$CCW" -O2 -flto "$SRC/a.c" "$D/lto-b.o" -o "$D/lto"; then
+			fail lto "build failed" "$D/lto.log"
+		elif ! nm "$D/lto" | grep -q ' U __tsan_func_entry'; then
+			fail lto "the -flto program is not instrumented"
+		elif ! runs "$D/lto.run" sum=27 "$D/lto"; then
+			fail lto "$why" "$D/lto.run"
+		else
+			pass lto
+		fi
+		addbin "$D/lto"
+	fi
+
+	# --- -static is refused with one clear line
+	run "$D/static.log" "$CCW" -static "$SRC/a.c" "$SRC/b.c" -o "$D/static"
+	rc=$?
+	if [ "$rc" -eq 0 ]; then
+		fail static-rejected "ucsan-cc -static succeeded" "$D/static.log"
+	elif [ "$(wc -l <"$D/static.log")" -ne 2 ] || ! grep -q -- '-static.*shared' "$D/static.log"; then
+		fail static-rejected "expected exactly one error line naming -static and the shared runtime" "$D/static.log"
+	elif [ -e "$D/static" ]; then
+		fail static-rejected "an output file was produced anyway"
+	else
+		pass static-rejected
+	fi
+
+	# --- no runtime next to the wrapper: linking fails clearly, compiling works
+	mkdir -p "$D/nolib/bin" "$D/nolib/lib"
+	cp "$CCW" "$D/nolib/bin/ucsan-cc"
+	run "$D/nolib.log" "$D/nolib/bin/ucsan-cc" "$SRC/a.c" "$SRC/b.c" -o "$D/nolib/prog"
+	rc=$?
+	if [ "$rc" -ne 1 ]; then
+		fail missing-runtime "linking without libucsan.so: exit status $rc, expected 1" "$D/nolib.log"
+	elif [ "$(wc -l <"$D/nolib.log")" -ne 2 ] || ! grep -q 'libucsan\.so' "$D/nolib.log"; then
+		fail missing-runtime "expected exactly one error line naming libucsan.so" "$D/nolib.log"
+	elif ! run "$D/nolib-c.log" "$D/nolib/bin/ucsan-cc" -c "$SRC/b.c" -o "$D/nolib/b.o"; then
+		fail missing-runtime "compiling (-c) without libucsan.so failed" "$D/nolib-c.log"
+	else
+		pass missing-runtime
+	fi
+
+	# --- a make project
+	rm -rf "$D/make"
+	cp -R "$SRC/make" "$D/make"
+	if ! run "$D/make.log" make -C "$D/make" CC="$CCW" CFLAGS=-O2; then
+		fail make "make CC=ucsan-cc failed" "$D/make.log"
+	elif [ ! -f "$D/make/a.d" ] || ! instrumented "$D/make/a.o"; then
+		fail make "no dependency file or uninstrumented object: $why" "$D/make.log"
+	elif ! runs "$D/make.run" sum=27 "$D/make/prog"; then
+		fail make "$why" "$D/make.run"
+	else
+		pass make
+	fi
+	addbin "$D/make/prog"
+
+	# --- a CMake project
+	if ! run "$D/cmake.log" cmake -S "$SRC/cmake" -B "$D/cmake" \
+	     -DCMAKE_C_COMPILER="$CCW" -DCMAKE_CXX_COMPILER="$CXXW" ||
+	   ! run "$D/cmake-build.log" cmake --build "$D/cmake"; then
+		fail cmake "cmake configure or build failed" "$D/cmake.log"
+		tail -n 25 "$D/cmake-build.log" 2>/dev/null | sed 's/^/    /'
+	elif ! runs "$D/cmake.run" shared=42 "$D/cmake/prog" ||
+	     ! runs "$D/cmake-cxx.run" "c++ sides=10 boom=1" "$D/cmake/cxxprog"; then
+		fail cmake "$why" "$D/cmake.run"
+	else
+		case $k in gcc) id=GNU ;; clang) id=Clang ;; *) id= ;; esac
+		if [ -n "$id" ] && ! grep -q "CMAKE_C_COMPILER_ID \"$id\"" \
+		     "$D"/cmake/CMakeFiles/*/CMakeCCompiler.cmake; then
+			fail cmake "CMake did not identify the compiler as $id"
+		else
+			pass cmake
+		fi
+	fi
+	addbin "$D/cmake/prog" "$D/cmake/libshared.so" "$D/cmake/cxxprog"
+
+	# --- a configure-style project
+	rm -rf "$D/configure"
+	cp -R "$SRC/configure" "$D/configure"
+	if ! (cd "$D/configure" && CC=$CCW && export CC &&
+	      run "$D/configure.log" ./configure); then
+		fail configure "./configure with CC=ucsan-cc failed" "$D/configure.log"
+		tail -n 25 "$D/configure/config.log" 2>/dev/null | sed 's/^/    /'
+	elif ! run "$D/configure-make.log" make -C "$D/configure"; then
+		fail configure "make after configure failed" "$D/configure-make.log"
+	elif ! grep -q 'HAVE_PTHREAD_CREATE 1' "$D/configure/config.h"; then
+		fail configure "configure did not find pthread_create" "$D/configure/config.h"
+	elif [ "$k" = gcc ] && ! grep -q 'HAVE_SANITIZE_THREAD 1' "$D/configure/config.h"; then
+		fail configure "configure did not see __SANITIZE_THREAD__" "$D/configure/config.h"
+	elif ! runs "$D/configure.run" sum=27 "$D/configure/prog"; then
+		fail configure "$why" "$D/configure.run"
+	else
+		pass configure
+	fi
+	addbin "$D/configure/prog"
+
+	# --- every program and library built above links the right runtime
+	why_all=
+	nbins=0
+	while IFS= read -r b; do
+		[ -n "$b" ] || continue
+		[ -f "$b" ] || continue
+		nbins=$((nbins + 1))
+		linked_ok "$b" || why_all="$why_all$why"
+	done <"$D/binaries.txt"
+	if [ -n "$why_all" ]; then
+		fail dynamic-deps "${why_all%"$NL"}"
+	elif [ "$nbins" -lt 10 ]; then
+		fail dynamic-deps "only $nbins binaries were built; expected at least 10" "$D/binaries.txt"
+	else
+		pass dynamic-deps
+	fi
+done
+
+[ "$failures" -eq 0 ]
