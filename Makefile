@@ -68,16 +68,16 @@ demo: all
 
 # --- install -------------------------------------------------------------
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
-		$(DESTDIR)$(PREFIX)/include/ucsan $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 755 tools/ucsan-cc.in $(DESTDIR)$(PREFIX)/bin/ucsan-cc
-	install -m 755 tools/ucsan-cc.in $(DESTDIR)$(PREFIX)/bin/ucsan-c++
-	install -m 755 $(B)/lib/libucsan.so $(DESTDIR)$(PREFIX)/lib/libucsan.so
-	for h in $(HEADERS); do install -m 644 $$h $(DESTDIR)$(PREFIX)/$$h; done
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/lib/pkgconfig" \
+		"$(DESTDIR)$(PREFIX)/include/ucsan" "$(DESTDIR)$(PREFIX)/share/man/man1"
+	install -m 755 tools/ucsan-cc.in "$(DESTDIR)$(PREFIX)/bin/ucsan-cc"
+	install -m 755 tools/ucsan-cc.in "$(DESTDIR)$(PREFIX)/bin/ucsan-c++"
+	install -m 755 $(B)/lib/libucsan.so "$(DESTDIR)$(PREFIX)/lib/libucsan.so"
+	for h in $(HEADERS); do install -m 644 $$h "$(DESTDIR)$(PREFIX)/$$h"; done
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' ucsan.pc.in \
-		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/ucsan.pc
-	install -m 644 docs/ucsan-cc.1 $(DESTDIR)$(PREFIX)/share/man/man1/ucsan-cc.1
-	ln -sf ucsan-cc.1 $(DESTDIR)$(PREFIX)/share/man/man1/ucsan-c++.1
+		> "$(DESTDIR)$(PREFIX)/lib/pkgconfig/ucsan.pc"
+	install -m 644 docs/ucsan-cc.1 "$(DESTDIR)$(PREFIX)/share/man/man1/ucsan-cc.1"
+	ln -sf ucsan-cc.1 "$(DESTDIR)$(PREFIX)/share/man/man1/ucsan-c++.1"
 
 clean:
 	rm -rf $(B)
