@@ -5,6 +5,7 @@
  * symbolizes and prints the whole report with one write(2). Cold path.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,15 +148,30 @@ static const char *display_path(const char *file)
 	return file;
 }
 
-/* Frames below the program's own code: printing them adds nothing. */
-static bool is_stack_bottom(const char *func)
+/*
+ * Frames below the program's own code (libc's thread start and
+ * __libc_start_main, the loader, _start) add nothing to a report: trailing
+ * frames from those are dropped. A libc frame in the middle of a stack
+ * (qsort calling back into the program) stays.
+ */
+static bool is_system_frame(uintptr_t pc)
 {
-	static const char *const bottoms[] = { "start_thread", "clone", "clone3",
-					      "__libc_start_call_main", "__libc_start_main", "_start" };
-	for (size_t i = 0; i < sizeof(bottoms) / sizeof(bottoms[0]); i++)
-		if (!strcmp(func, bottoms[i]))
-			return true;
-	return false;
+	Dl_info info;
+	if (!dladdr((void *)(pc - 1), &info))
+		return true;
+	if (info.dli_sname && !strcmp(info.dli_sname, "_start"))
+		return true;
+	const char *base = info.dli_fname ? strrchr(info.dli_fname, '/') : NULL;
+	base = base ? base + 1 : info.dli_fname;
+	return base && (!strncmp(base, "libc.so", 7) || !strncmp(base, "ld-linux", 8));
+}
+
+static int trim_stack_bottom(const uintptr_t *pcs, int n)
+{
+	int last = n;
+	while (last > 1 && is_system_frame(pcs[last - 1]))
+		last--;
+	return last;
 }
 
 static void print_frame_location(struct sbuf *sb, const struct ucsan_frame *f)
@@ -166,6 +182,7 @@ static void print_frame_location(struct sbuf *sb, const struct ucsan_frame *f)
 
 static void print_stack(struct sbuf *sb, const uintptr_t *pcs, int n)
 {
+	n = trim_stack_bottom(pcs, n);
 	for (int i = 0; i < n; i++) {
 		struct ucsan_frame fr[16];
 		char strbuf[4096];
@@ -173,8 +190,6 @@ static void print_stack(struct sbuf *sb, const uintptr_t *pcs, int n)
 		if (k <= 0)
 			continue;
 		const struct ucsan_frame *real = &fr[k - 1];
-		if (real->func && is_stack_bottom(real->func))
-			break;
 		for (int j = 0; j < k - 1; j++) {
 			sb_printf(sb, " %s", fr[j].func ? fr[j].func : "??");
 			print_frame_location(sb, &fr[j]);

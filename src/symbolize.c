@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /* In-process symbolization with elfutils' libdwfl: the ELF symbol table gives
  * "func+off/size", DWARF gives file:line and the chain of inlined calls.
  * Cold path (report printing): may malloc and be slow, must never crash. */
@@ -6,7 +7,10 @@
 
 #include <dlfcn.h>
 #include <dwarf.h>
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,9 +30,66 @@ static int g_lock;
 static __thread int g_busy;
 static char *g_debuginfo_path; /* NULL: libdw's default search path */
 
+/* libdwfl keeps these files open: do not leak them into exec'ed children. */
+static int cloexec(int fd)
+{
+	if (fd >= 0)
+		fcntl(fd, F_SETFD, FD_CLOEXEC);
+	return fd;
+}
+
+static int find_elf(Dwfl_Module *mod, void **ud, const char *name, Dwarf_Addr base,
+		    char **file, Elf **elfp)
+{
+	return cloexec(dwfl_linux_proc_find_elf(mod, ud, name, base, file, elfp));
+}
+
+/* A debuglink candidate must carry the module's build ID (when it has one). */
+static int same_build_id(Dwfl_Module *mod, int fd)
+{
+	const unsigned char *want;
+	const void *id;
+	GElf_Addr vaddr;
+	int n = dwfl_module_build_id(mod, &want, &vaddr);
+	if (n <= 0)
+		return 1;
+	Elf *elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	int ok = elf && dwelf_elf_gnu_build_id(elf, &id) == n && !memcmp(id, want, (size_t)n);
+	elf_end(elf);
+	return ok;
+}
+
+/* Local files only. dwfl_standard_find_debuginfo ends in debuginfod: libdw
+ * 0.188 then dlopens libdebuginfod, libcurl and some 30 more libraries into
+ * the watched program, and goes to the network if DEBUGINFOD_URLS is set,
+ * all under the report lock. So: the build-ID tree, then the usual
+ * .gnu_debuglink places next to the file and under /usr/lib/debug. */
+static int find_debuginfo(Dwfl_Module *mod, void **ud, const char *name, Dwarf_Addr base,
+			  const char *file, const char *link, GElf_Word crc, char **out)
+{
+	static const char *const where[] = { "%.*s/%s", "%.*s/.debug/%s", "/usr/lib/debug%.*s/%s" };
+	int fd = cloexec(dwfl_build_id_find_debuginfo(mod, ud, name, base, file, link, crc, out));
+
+	if (fd >= 0 || !file || !link || !strrchr(file, '/'))
+		return fd;
+	int dirlen = (int)(strrchr(file, '/') - file);
+	for (size_t i = 0; i < sizeof(where) / sizeof(where[0]); i++) {
+		char path[PATH_MAX];
+		if (snprintf(path, sizeof(path), where[i], dirlen, file, link) >= (int)sizeof(path) ||
+		    !strcmp(path, file))
+			continue;
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0 && same_build_id(mod, fd) && (*out = strdup(path)))
+			return fd;
+		if (fd >= 0)
+			close(fd);
+	}
+	return -1;
+}
+
 static const Dwfl_Callbacks g_callbacks = {
-	.find_elf = dwfl_linux_proc_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_elf = find_elf,
+	.find_debuginfo = find_debuginfo,
 	.debuginfo_path = &g_debuginfo_path,
 };
 
@@ -140,11 +201,38 @@ static char *demangle(const char *name)
 	return d;
 }
 
+/* gcc and clang name specialized copies of a function "f.constprop.0",
+ * "f.isra.0", "f.part.0", "f.cold": users know it as f. */
+static void strip_clone_suffix(char *name)
+{
+	static const char *const tags[] = { ".constprop.", ".isra.", ".part.", ".cold",
+					    ".lto_priv.", ".localalias", ".llvm.", ".specialized." };
+	char *cut = NULL;
+	for (size_t i = 0; i < sizeof(tags) / sizeof(tags[0]); i++) {
+		char *p = strstr(name, tags[i]);
+		if (p && p != name && (!cut || p < cut))
+			cut = p;
+	}
+	if (cut)
+		*cut = '\0';
+}
+
+/* An ELF symbol name, without the version a .symtab may carry
+ * ("__libc_start_main@@GLIBC_2.34"), demangled if possible. */
 static const char *put_name(struct sbuf *b, const char *name)
 {
-	char *d = demangle(name);
-	const char *r = put(b, d ? d : name);
-	free(d);
+	struct sbuf start = *b;
+	char *r = (char *)put(b, name);
+	if (!r)
+		return NULL;
+	r[strcspn(r, "@")] = '\0';
+	strip_clone_suffix(r);
+	char *d = demangle(r);
+	if (d) {
+		*b = start;
+		r = (char *)put(b, d);
+		free(d);
+	}
 	return r;
 }
 

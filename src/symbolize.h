@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* In-process symbolization of code addresses (libdwfl on our own process). */
 #ifndef UCSAN_SYMBOLIZE_H
 #define UCSAN_SYMBOLIZE_H
