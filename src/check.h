@@ -45,6 +45,8 @@ static ALWAYS_INLINE void check_access(const volatile void *ptr, size_t size, in
 {
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
 
+	if ((type & UCSAN_ACCESS_ATOMIC) && ucsan_opts.ignore_atomics)
+		return;
 	if (unlikely(atomic_load_explicit(&ucsan_armed, memory_order_relaxed) != 0)) {
 		uint64_t encoded;
 		_Atomic(uint64_t) *wp =
@@ -54,15 +56,20 @@ static ALWAYS_INLINE void check_access(const volatile void *ptr, size_t size, in
 			return;
 		}
 	}
-	/* Marked accesses never set watchpoints and do not count as skipped. */
-	if (type & UCSAN_ACCESS_ATOMIC)
+	/*
+	 * Marked accesses never set watchpoints and do not count as skipped;
+	 * neither do aligned plain word-size writes, which the kernel (and
+	 * assume_plain_writes_atomic=1) treats as atomic. A thread with
+	 * annotation state still has scoped checks to run on them.
+	 */
+	if ((type & UCSAN_ACCESS_ATOMIC) ||
+	    ((type & UCSAN_ACCESS_WRITE) && !(type & (UCSAN_ACCESS_COMPOUND | UCSAN_ACCESS_ASSERT)) &&
+	     size <= sizeof(long) && ucsan_opts.assume_plain_writes_atomic &&
+	     ((uintptr_t)ptr & (size - 1)) == 0)) {
+		if (unlikely(ctx->skip < UCSAN_SPECIAL_THRESHOLD))
+			ucsan_special_marked();
 		return;
-	/* Neither do aligned plain word-size writes, which the kernel (and
-	 * assume_plain_writes_atomic=1) treats as atomic. */
-	if ((type & UCSAN_ACCESS_WRITE) && !(type & (UCSAN_ACCESS_COMPOUND | UCSAN_ACCESS_ASSERT)) &&
-	    size <= sizeof(long) && ucsan_opts.assume_plain_writes_atomic &&
-	    ((uintptr_t)ptr & (size - 1)) == 0)
-		return;
+	}
 	if (unlikely(--ctx->skip < 0))
 		ucsan_slow_path(ptr, size, type, ip);
 }

@@ -36,6 +36,7 @@ const char *const ucsan_counter_names[CTR_COUNT] = {
 	[CTR_ENCODING_FALSE_POSITIVES] = "encoding_false_positives",
 	[CTR_REPORTS_PRINTED] = "reports_printed",
 	[CTR_REPORTS_SUPPRESSED] = "reports_suppressed",
+	[CTR_RACES_SUPPRESSED] = "races_suppressed",
 };
 _Static_assert(sizeof(ucsan_counter_names) / sizeof(ucsan_counter_names[0]) == CTR_COUNT,
 	       "every counter needs a name");
@@ -74,12 +75,32 @@ void ucsan_ctx_init(struct ucsan_ctx *ctx)
 	ctx->initialized = true;
 }
 
-static void reset_skip(struct ucsan_ctx *ctx)
+static long new_skip(struct ucsan_ctx *ctx)
 {
 	long n = ucsan_opts.skip_watch;
 	if (n > 0 && ucsan_opts.skip_watch_randomize)
 		n -= (long)(ucsan_rand32(ctx) % (uint32_t)n);
-	ctx->skip = n;
+	return n;
+}
+
+static void reset_skip(struct ucsan_ctx *ctx)
+{
+	ctx->skip = new_skip(ctx);
+}
+
+void ucsan_ctx_update_special(struct ucsan_ctx *ctx)
+{
+	bool special = ctx->atomic_nest_count > 0 || ctx->in_flat_atomic || ctx->atomic_next > 0 ||
+		       ctx->access_mask != 0 || ctx->scoped != NULL;
+	if (special == ctx->special)
+		return;
+	if (special) {
+		ctx->saved_skip = ctx->skip;
+		ctx->skip = UCSAN_SPECIAL_SKIP;
+	} else {
+		ctx->skip = ctx->saved_skip;
+	}
+	ctx->special = special;
 }
 
 /* The forking thread is the child's only thread: give it a fresh identity,
@@ -163,6 +184,23 @@ static void delay_access(struct ucsan_ctx *ctx)
 		ucsan_cpu_relax();
 }
 
+/*
+ * permissive=1, the kernel's rule: a plain read (not a write, not an
+ * assertion) of up to word size that saw exactly one bit change is
+ * ignored -- flag tests racing with flag updates -- unless the values look
+ * like booleans (one is zero and bit 0 changed), which usually carry
+ * ordering requirements worth a report.
+ */
+static bool ignore_value_change(size_t size, int type, struct ucsan_value old, struct ucsan_value new,
+				uint64_t diff)
+{
+	if (!ucsan_opts.permissive || type != 0 || size > sizeof(long))
+		return false;
+	if (__builtin_popcountll(diff) != 1)
+		return false;
+	return !((old.lo == 0 || new.lo == 0) && diff == 1);
+}
+
 /* === Slow paths === */
 
 static void consume_watchpoint(const volatile void *ptr, size_t size, int type, uintptr_t ip,
@@ -208,8 +246,18 @@ static void setup_watchpoint(struct ucsan_ctx *ctx, const volatile void *ptr, si
 
 	delay_access(ctx);
 
-	if (have_value && ucsan_read_value(ptr, size, &new) && (old.lo != new.lo || old.hi != new.hi))
-		value_change = VALUE_CHANGE_TRUE;
+	/* With an access mask (UCSAN_ASSERT_EXCLUSIVE_BITS) only changes
+	 * inside it count. */
+	const unsigned long mask = ctx->access_mask;
+	if (have_value && ucsan_read_value(ptr, size, &new)) {
+		uint64_t diff_lo = old.lo ^ new.lo, diff_hi = old.hi ^ new.hi;
+		if (mask) {
+			diff_lo &= mask;
+			diff_hi = 0;
+		}
+		if ((diff_lo || diff_hi) && !ignore_value_change(size, type, old, new, diff_lo | diff_hi))
+			value_change = VALUE_CHANGE_TRUE;
+	}
 
 	/*
 	 * Mark our own watchpoint consumed: no one may consume it any more,
@@ -218,21 +266,27 @@ static void setup_watchpoint(struct ucsan_ctx *ctx, const volatile void *ptr, si
 	 * seen and its thread left us its stack.
 	 */
 	if (atomic_exchange_explicit(wp, WP_CONSUMED, memory_order_acq_rel) == WP_CONSUMED) {
-		/* Without a value to compare, the conflicting access is all
-		 * we know: report it. An assertion always reports. */
-		if (value_change == VALUE_CHANGE_MAYBE && (!have_value || is_assert))
-			value_change = VALUE_CHANGE_TRUE;
+		/* A masked check only reports changes inside its mask (races
+		 * on the other bits are expected). Without a value to
+		 * compare, the conflicting access is all we know: report it.
+		 * An assertion always reports. */
+		if (value_change == VALUE_CHANGE_MAYBE) {
+			if (mask)
+				value_change = VALUE_CHANGE_FALSE;
+			else if (!have_value || is_assert)
+				value_change = VALUE_CHANGE_TRUE;
+		}
 		if (is_assert && value_change == VALUE_CHANGE_TRUE)
 			ucsan_counter_add(CTR_ASSERT_FAILURES, 1);
 		ucsan_report_known_origin(ptr, size, type, ip, value_change, (size_t)(wp - ucsan_watchpoints),
-					  old, new);
+					  old, new, mask);
 	} else if (value_change == VALUE_CHANGE_TRUE) {
 		/* The value changed, but nobody we can see wrote it. */
 		ucsan_counter_add(CTR_RACES_UNKNOWN_ORIGIN, 1);
 		if (is_assert)
 			ucsan_counter_add(CTR_ASSERT_FAILURES, 1);
 		if (ucsan_opts.report_unknown_origin || is_assert)
-			ucsan_report_unknown_origin(ptr, size, type, ip, old, new);
+			ucsan_report_unknown_origin(ptr, size, type, ip, old, new, mask);
 	}
 
 	ctx->watching = NULL;
@@ -251,20 +305,9 @@ static void setup_watchpoint(struct ucsan_ctx *ctx, const volatile void *ptr, si
 		consume_watchpoint(ptr, size, type, ip, other, encoded);
 }
 
-NOINLINE void ucsan_slow_path(const volatile void *ptr, size_t size, int type, uintptr_t ip)
+/* Sets up a watchpoint for a sampled access, if this thread may. */
+static void watch(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
-	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
-
-	if (unlikely(!ctx->initialized)) {
-		/* First access of this thread (or of the process, before our
-		 * constructor ran): set up, and start counting from here. */
-		if (!ucsan_initialized)
-			ucsan_init();
-		ucsan_ctx_init(ctx);
-		reset_skip(ctx);
-		return;
-	}
-	reset_skip(ctx);
 	if (ctx->disable_count || !atomic_load_explicit(&ucsan_enabled, memory_order_relaxed))
 		return;
 	if (!wp_encodable((uintptr_t)ptr, size)) {
@@ -275,6 +318,77 @@ NOINLINE void ucsan_slow_path(const volatile void *ptr, size_t size, int type, u
 	ctx->disable_count++;
 	setup_watchpoint(ctx, ptr, size, type, ip);
 	ctx->disable_count--;
+}
+
+/*
+ * The kernel's atomic regions: a plain access inside one is treated as
+ * marked. Assertions never are, so they keep their meaning inside seqlock
+ * readers and the like.
+ */
+static bool in_atomic_region(struct ucsan_ctx *ctx, int type)
+{
+	if (type & UCSAN_ACCESS_ASSERT)
+		return false;
+	if (ctx->atomic_next > 0) {
+		ctx->atomic_next--;
+		ucsan_ctx_update_special(ctx);
+		return true;
+	}
+	return ctx->atomic_nest_count > 0 || ctx->in_flat_atomic;
+}
+
+/* Re-checks every open scoped access of this thread. */
+static void check_scoped_accesses(struct ucsan_ctx *ctx)
+{
+	if (ctx->in_scoped_check)
+		return;
+	ctx->in_scoped_check = true;
+	for (struct ucsan_scoped_access *sa = ctx->scoped; sa; sa = sa->next)
+		ucsan_check_range(sa->ptr, sa->size, sa->type | UCSAN_ACCESS_SCOPED, (uintptr_t)sa->ip);
+	ctx->in_scoped_check = false;
+}
+
+/* A plain access by a thread with annotation state. */
+static void special_path(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip)
+{
+	ctx->skip = UCSAN_SPECIAL_SKIP;
+	if (!in_atomic_region(ctx, type) && --ctx->saved_skip < 0) {
+		ctx->saved_skip = new_skip(ctx);
+		watch(ctx, ptr, size, type, ip);
+	}
+	if (ctx->scoped && !(type & UCSAN_ACCESS_SCOPED))
+		check_scoped_accesses(ctx);
+}
+
+NOINLINE void ucsan_special_marked(void)
+{
+	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	if (ctx->scoped)
+		check_scoped_accesses(ctx);
+}
+
+NOINLINE void ucsan_slow_path(const volatile void *ptr, size_t size, int type, uintptr_t ip)
+{
+	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+
+	if (unlikely(!ctx->initialized)) {
+		/* First access of this thread (or of the process, before our
+		 * constructor ran): set up, and start counting from here. */
+		if (!ucsan_initialized)
+			ucsan_init();
+		ucsan_ctx_init(ctx);
+		if (ctx->special)
+			ctx->saved_skip = new_skip(ctx);
+		else
+			reset_skip(ctx);
+		return;
+	}
+	if (ctx->special) {
+		special_path(ctx, ptr, size, type, ip);
+		return;
+	}
+	reset_skip(ctx);
+	watch(ctx, ptr, size, type, ip);
 }
 
 /* Consume a watchpoint our access conflicts with; the watcher reports. */
@@ -306,6 +420,10 @@ NOINLINE void ucsan_found_watchpoint(const volatile void *ptr, size_t size, int 
 	/* A signal handler running on top of its own thread's watch window:
 	 * like the kernel's interrupts, only seen with interrupt_watcher=1. */
 	if (ctx->watching == wp && !ucsan_opts.interrupt_watcher)
+		return;
+	/* A masked check only learns of races through value changes: the
+	 * watcher may be the writer of bits outside our mask. */
+	if (ctx->access_mask)
 		return;
 
 	ctx->disable_count++;

@@ -75,6 +75,7 @@ void ucsan_init(void)
 	ucsan_intercept_init();
 	ucsan_stacktrace_init();
 	ucsan_report_init();
+	ucsan_suppressions_init();
 	pthread_atfork(NULL, NULL, atfork_child);
 	ctx->disable_count--;
 	ucsan_initialized = true;

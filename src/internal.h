@@ -11,6 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <limits.h>
+
+#define UCSAN_BUILDING_RUNTIME 1
+#include "../include/ucsan.h"
 #include "encoding.h"
 #include "options.h"
 
@@ -22,12 +26,7 @@
 
 #define UCSAN_MAX_WATCHPOINTS 4096
 
-/* === Access types (bit flags, as in the kernel) === */
-#define UCSAN_ACCESS_WRITE 0x1    /* write, else read */
-#define UCSAN_ACCESS_COMPOUND 0x2 /* read-modify-write */
-#define UCSAN_ACCESS_ATOMIC 0x4   /* marked: atomic or aligned volatile */
-#define UCSAN_ACCESS_ASSERT 0x8   /* assertion, not a real access */
-#define UCSAN_ACCESS_SCOPED 0x10  /* scoped check */
+/* Access types (UCSAN_ACCESS_*) are the public ones, from ucsan.h. */
 
 /* === Per-thread context === */
 struct ucsan_ctx {
@@ -46,7 +45,25 @@ struct ucsan_ctx {
 	 * signal handlers must not consume it unless interrupt_watcher=1. */
 	_Atomic(uint64_t) *watching;
 	int signal_depth; /* > 0 while running a signal handler (best effort) */
+
+	/* Annotation state (slow path only). While any of it is set the
+	 * thread is "special": skip is parked at UCSAN_SPECIAL_SKIP so every
+	 * access reaches the slow path, and the real countdown lives in
+	 * saved_skip. See ucsan_ctx_update_special(). */
+	bool special;
+	bool in_flat_atomic;
+	bool in_scoped_check;
+	int atomic_nest_count;
+	int atomic_next;
+	unsigned long access_mask;
+	struct ucsan_scoped_access *scoped; /* innermost first */
+	long saved_skip;
 };
+
+/* Far below any real countdown, so the hot path's "--skip < 0" always fires
+ * and marked accesses can test "skip < UCSAN_SPECIAL_THRESHOLD". */
+#define UCSAN_SPECIAL_SKIP (LONG_MIN / 2)
+#define UCSAN_SPECIAL_THRESHOLD (LONG_MIN / 4)
 
 extern __thread struct ucsan_ctx ucsan_ctx_tls __attribute__((tls_model("initial-exec")));
 
@@ -71,7 +88,8 @@ enum ucsan_counter {
 	CTR_UNENCODABLE_ACCESSES,
 	CTR_ENCODING_FALSE_POSITIVES,
 	CTR_REPORTS_PRINTED,
-	CTR_REPORTS_SUPPRESSED, /* rate-limited or filtered */
+	CTR_REPORTS_SUPPRESSED, /* rate-limited or filtered by value change */
+	CTR_RACES_SUPPRESSED,   /* matched by suppressions / filter_mode */
 	CTR_COUNT
 };
 extern _Atomic long ucsan_counters[CTR_COUNT];
@@ -85,6 +103,10 @@ static inline void ucsan_counter_add(enum ucsan_counter c, long v)
 NOINLINE void ucsan_found_watchpoint(const volatile void *ptr, size_t size, int type, uintptr_t ip,
 				     _Atomic(uint64_t) *wp, uint64_t encoded);
 NOINLINE void ucsan_slow_path(const volatile void *ptr, size_t size, int type, uintptr_t ip);
+/* A marked access by a special thread: only its scoped checks to run. */
+NOINLINE void ucsan_special_marked(void);
+/* Enter or leave special mode after annotation state changed. */
+void ucsan_ctx_update_special(struct ucsan_ctx *ctx);
 /* Checks any size, splitting what one watchpoint cannot encode. */
 void ucsan_check_range(const volatile void *ptr, size_t size, int type, uintptr_t ip);
 void ucsan_ctx_init(struct ucsan_ctx *ctx);
@@ -113,14 +135,23 @@ void ucsan_report_set_info(const volatile void *ptr, size_t size, int type, uint
 /* Called by the watcher whose watchpoint was consumed. */
 void ucsan_report_known_origin(const volatile void *ptr, size_t size, int type, uintptr_t ip,
 			       enum ucsan_value_change vc, size_t slot, struct ucsan_value old,
-			       struct ucsan_value new);
+			       struct ucsan_value new, unsigned long mask);
 /* Called by the watcher that saw the value change with no consumer. */
 void ucsan_report_unknown_origin(const volatile void *ptr, size_t size, int type, uintptr_t ip,
-				 struct ucsan_value old, struct ucsan_value new);
+				 struct ucsan_value old, struct ucsan_value new, unsigned long mask);
 void ucsan_report_reset_after_fork(void);
 /* At exit: summary line, stats, exit status. */
 void ucsan_report_at_exit(void);
 long ucsan_reports_printed(void);
+
+/* === Suppressions (suppressions.c) === */
+/* Loads suppressions=FILE; exits(1) with one line if it cannot. */
+void ucsan_suppressions_init(void);
+/* Does suppressions/filter_mode hide a race between these top frames
+ * (other_frame 0: unknown origin)? Called under the report lock. */
+bool ucsan_race_suppressed(uintptr_t this_frame, uintptr_t other_frame);
+/* ThreadSanitizer-style pattern: * globs, ^ and $ anchors, else substring. */
+bool ucsan_template_match(const char *pattern, const char *str);
 
 /* === Output (output.c) === */
 /* write(2) all of buf, retrying on EINTR/partial writes; never allocates. */

@@ -110,6 +110,8 @@ static bool set_option(const struct opt_desc *o, const char *val, char *err, uns
 		*(long *)o->field = v;
 		return true;
 	case T_STR: {
+		if (!strcmp(o->name, "filter_mode") && strcmp(val, "blacklist") && strcmp(val, "whitelist"))
+			goto bad;
 		const char *kept = keep_string(val, strlen(val));
 		if (!kept)
 			goto bad;
@@ -187,6 +189,16 @@ static void die_on_bad_options(const char *from, const char *str)
 	_exit(1);
 }
 
+/* strict is the kernel's KCSAN_STRICT: it overrides the options it implies. */
+void ucsan_options_apply_modes(void)
+{
+	if (ucsan_opts.strict) {
+		ucsan_opts.report_value_change_only = false;
+		ucsan_opts.assume_plain_writes_atomic = false;
+		ucsan_opts.permissive = false;
+	}
+}
+
 void ucsan_options_init(void)
 {
 	ucsan_options_set_defaults();
@@ -194,6 +206,7 @@ void ucsan_options_init(void)
 	const char *env = getenv("UCSAN_OPTIONS");
 	if (env)
 		die_on_bad_options("UCSAN_OPTIONS", env);
+	ucsan_options_apply_modes();
 	if (ucsan_opts.help)
 		ucsan_options_print_help();
 }

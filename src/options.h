@@ -22,6 +22,8 @@ extern struct ucsan_options ucsan_opts;
  * one line naming the culprit into err and returns false. */
 bool ucsan_options_parse(const char *str, char *err, unsigned long errlen);
 void ucsan_options_set_defaults(void);
+/* Applies what mode options (strict) imply; called after parsing. */
+void ucsan_options_apply_modes(void);
 /* Defaults, then __ucsan_default_options(), then $UCSAN_OPTIONS; exits(1) on error. */
 void ucsan_options_init(void);
 void ucsan_options_print_help(void);

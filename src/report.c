@@ -25,6 +25,7 @@ struct access_info {
 	int type;
 	int tid;
 	int cpu;
+	uintptr_t ip; /* for scoped checks: where the scope was opened */
 };
 
 enum { INFO_EMPTY, INFO_FILLING, INFO_READY };
@@ -157,9 +158,12 @@ static const char *display_path(const char *file)
 static bool is_system_frame(uintptr_t pc)
 {
 	Dl_info info;
+	char name[64];
 	if (!dladdr((void *)(pc - 1), &info))
 		return true;
-	if (info.dli_sname && !strcmp(info.dli_sname, "_start"))
+	/* _start is not a dynamic symbol: ask the symbolizer. */
+	const char *fn = ucsan_symbol_name(pc - 1, name, sizeof(name));
+	if (fn && !strcmp(fn, "_start"))
 		return true;
 	const char *base = info.dli_fname ? strrchr(info.dli_fname, '/') : NULL;
 	base = base ? base + 1 : info.dli_fname;
@@ -220,14 +224,61 @@ static const char *func_name(uintptr_t pc, char *buf, size_t len)
 	return name;
 }
 
-static void print_value_change(struct sbuf *sb, size_t size, struct ucsan_value old, struct ucsan_value new)
+static void print_value_change(struct sbuf *sb, size_t size, struct ucsan_value old, struct ucsan_value new,
+			       unsigned long mask)
 {
-	if (size == 16)
+	if (size == 16) {
 		sb_printf(sb, "value changed: 0x%016lx%016lx -> 0x%016lx%016lx\n\n", (unsigned long)old.hi,
 			  (unsigned long)old.lo, (unsigned long)new.hi, (unsigned long)new.lo);
-	else
-		sb_printf(sb, "value changed: 0x%0*lx -> 0x%0*lx\n\n", (int)size * 2, (unsigned long)old.lo,
-			  (int)size * 2, (unsigned long)new.lo);
+		return;
+	}
+	const int w = (int)size * 2;
+	sb_printf(sb, "value changed: 0x%0*lx -> 0x%0*lx\n", w, (unsigned long)old.lo, w, (unsigned long)new.lo);
+	if (mask)
+		sb_printf(sb, " bits changed: 0x%0*lx with mask 0x%0*lx\n", w,
+			  (unsigned long)((old.lo ^ new.lo) & mask), w, mask);
+	sb_printf(sb, "\n");
+}
+
+/*
+ * A scoped check runs wherever the thread happens to enter the runtime;
+ * the report is about the scope, so the stack is shown from the function
+ * that opened it (its frame replaced by the opening call site), as the
+ * kernel does. Returns the new number of entries.
+ */
+static uintptr_t func_start(uintptr_t pc)
+{
+	struct ucsan_frame fr[8];
+	char strbuf[1024];
+	int k = ucsan_symbolize(pc, 1, fr, 8, strbuf, sizeof(strbuf));
+	if (k <= 0 || !fr[k - 1].func)
+		return 0;
+	return pc - fr[k - 1].offset;
+}
+
+static int show_from_ip(uintptr_t *pcs, int n, uintptr_t ip)
+{
+	uintptr_t target = func_start(ip);
+	for (int i = 0; target && i < n; i++) {
+		if (func_start(pcs[i]) == target) {
+			pcs[i] = ip;
+			memmove(pcs, pcs + i, (size_t)(n - i) * sizeof(pcs[0]));
+			return n - i;
+		}
+	}
+	/* Not on the stack (should not happen): put it on top. */
+	if (n == UCSAN_MAX_STACK)
+		n--;
+	memmove(pcs + 1, pcs, (size_t)n * sizeof(pcs[0]));
+	pcs[0] = ip;
+	return n + 1;
+}
+
+static int adjust_stack(const struct access_info *ai, uintptr_t *pcs, int n)
+{
+	if ((ai->type & UCSAN_ACCESS_SCOPED) && ai->ip)
+		return show_from_ip(pcs, n, ai->ip);
+	return n;
 }
 
 static void print_access_line(struct sbuf *sb, const char *prefix, const struct access_info *ai)
@@ -284,11 +335,13 @@ static bool skip_for_value(enum ucsan_value_change vc, uintptr_t top_frame)
 
 /* === Printing === */
 
-static void fill_access_info(struct access_info *ai, const volatile void *ptr, size_t size, int type)
+static void fill_access_info(struct access_info *ai, const volatile void *ptr, size_t size, int type,
+			     uintptr_t ip)
 {
 	ai->ptr = ptr;
 	ai->size = size;
 	ai->type = type;
+	ai->ip = ip;
 	ai->tid = ucsan_ctx_tls.tid;
 	ai->cpu = ucsan_getcpu();
 }
@@ -316,18 +369,29 @@ static void after_report(void)
  * false if filtered. The caller holds no lock.
  */
 static bool print_report(const struct access_info *ai, const struct other_info *oi, enum ucsan_value_change vc,
-			 struct ucsan_value old, struct ucsan_value new)
+			 struct ucsan_value old, struct ucsan_value new, unsigned long mask)
 {
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
-	uintptr_t pcs[UCSAN_MAX_STACK];
+	uintptr_t pcs[UCSAN_MAX_STACK], opcs[UCSAN_MAX_STACK];
 	int npcs = ucsan_stack_capture(pcs, UCSAN_MAX_STACK);
+	int onpcs = oi ? oi->npcs : 0;
 	if (npcs <= 0)
 		return false;
-	const uintptr_t this_frame = pcs[0];
-	const uintptr_t other_frame = oi && oi->npcs > 0 ? oi->pcs[0] : 0;
+	if (oi)
+		memcpy(opcs, oi->pcs, (size_t)onpcs * sizeof(opcs[0]));
 
 	if (!report_lock(ctx, 10000))
 		return false;
+	npcs = adjust_stack(ai, pcs, npcs);
+	if (oi)
+		onpcs = adjust_stack(&oi->ai, opcs, onpcs);
+	const uintptr_t this_frame = pcs[0];
+	const uintptr_t other_frame = onpcs > 0 ? opcs[0] : 0;
+	if (ucsan_race_suppressed(this_frame, other_frame)) {
+		report_unlock();
+		ucsan_counter_add(CTR_RACES_SUPPRESSED, 1);
+		return false;
+	}
 	if ((oi && skip_for_value(vc, other_frame)) || rate_limited(this_frame, other_frame)) {
 		report_unlock();
 		ucsan_counter_add(CTR_REPORTS_SUPPRESSED, 1);
@@ -348,7 +412,7 @@ static bool print_report(const struct access_info *ai, const struct other_info *
 		}
 		sb_printf(&sb, "BUG: UCSAN: %s in %s / %s\n\n", bug_type_str(ai->type | oi->ai.type), a, b);
 		print_access_line(&sb, "", &oi->ai);
-		print_stack(&sb, oi->pcs, oi->npcs);
+		print_stack(&sb, opcs, onpcs);
 		sb_printf(&sb, "\n");
 		print_access_line(&sb, "", ai);
 	} else {
@@ -359,7 +423,7 @@ static bool print_report(const struct access_info *ai, const struct other_info *
 	print_stack(&sb, pcs, npcs);
 	sb_printf(&sb, "\n");
 	if (vc == VALUE_CHANGE_TRUE && (old.lo != new.lo || old.hi != new.hi))
-		print_value_change(&sb, ai->size, old, new);
+		print_value_change(&sb, ai->size, old, new, mask);
 	print_footer(&sb);
 	ucsan_log_write(sb.buf, sb.len);
 	report_unlock();
@@ -371,22 +435,20 @@ static bool print_report(const struct access_info *ai, const struct other_info *
 
 void ucsan_report_set_info(const volatile void *ptr, size_t size, int type, uintptr_t ip, size_t slot)
 {
-	(void)ip;
 	struct other_info *oi = &other_infos[slot];
 	atomic_store_explicit(&oi->state, INFO_FILLING, memory_order_relaxed);
-	fill_access_info(&oi->ai, ptr, size, type);
+	fill_access_info(&oi->ai, ptr, size, type, ip);
 	oi->npcs = ucsan_stack_capture(oi->pcs, UCSAN_MAX_STACK);
 	atomic_store_explicit(&oi->state, INFO_READY, memory_order_release);
 }
 
 void ucsan_report_known_origin(const volatile void *ptr, size_t size, int type, uintptr_t ip,
 			       enum ucsan_value_change vc, size_t slot, struct ucsan_value old,
-			       struct ucsan_value new)
+			       struct ucsan_value new, unsigned long mask)
 {
-	(void)ip;
 	struct other_info *oi = &other_infos[slot];
 	struct access_info ai;
-	fill_access_info(&ai, ptr, size, type);
+	fill_access_info(&ai, ptr, size, type, ip);
 
 	/* The consumer is between winning the slot and publishing its stack:
 	 * a few microseconds, unless it was descheduled. */
@@ -403,9 +465,12 @@ void ucsan_report_known_origin(const volatile void *ptr, size_t size, int type, 
 		ucsan_counter_add(CTR_ENCODING_FALSE_POSITIVES, 1);
 		goto out;
 	}
+	/* An assertion holds whatever the values: always report. */
+	if (vc == VALUE_CHANGE_MAYBE && (oi->ai.type & UCSAN_ACCESS_ASSERT))
+		vc = VALUE_CHANGE_TRUE;
 	/* The racing write usually lands right after its thread handed over
 	 * its stack: look once more before concluding nothing changed. */
-	if (vc == VALUE_CHANGE_MAYBE) {
+	if (vc == VALUE_CHANGE_MAYBE && !mask) {
 		struct ucsan_value now;
 		if (ucsan_read_value(ptr, size, &now) && (now.lo != old.lo || now.hi != old.hi)) {
 			new = now;
@@ -413,18 +478,17 @@ void ucsan_report_known_origin(const volatile void *ptr, size_t size, int type, 
 		}
 	}
 	if (vc != VALUE_CHANGE_FALSE)
-		print_report(&ai, oi, vc, old, new);
+		print_report(&ai, oi, vc, old, new, mask);
 out:
 	atomic_store_explicit(&oi->state, INFO_EMPTY, memory_order_relaxed);
 }
 
 void ucsan_report_unknown_origin(const volatile void *ptr, size_t size, int type, uintptr_t ip,
-				 struct ucsan_value old, struct ucsan_value new)
+				 struct ucsan_value old, struct ucsan_value new, unsigned long mask)
 {
-	(void)ip;
 	struct access_info ai;
-	fill_access_info(&ai, ptr, size, type);
-	print_report(&ai, NULL, VALUE_CHANGE_TRUE, old, new);
+	fill_access_info(&ai, ptr, size, type, ip);
+	print_report(&ai, NULL, VALUE_CHANGE_TRUE, old, new, mask);
 }
 
 /* === Process life cycle === */
