@@ -38,7 +38,8 @@ static ALWAYS_INLINE _Atomic(uint64_t) *find_watchpoint(uintptr_t addr, size_t s
 }
 
 /*
- * Accesses of at most UCSAN_MAX_ENCODABLE bytes. `type` is a constant at
+ * Accesses of at most UCSAN_SLOT_RANGE bytes (larger ones go through
+ * ucsan_check_range()). `type` is a constant at
  * every call site, so the marked/plain distinction folds away.
  */
 static ALWAYS_INLINE void check_access(const volatile void *ptr, size_t size, int type, uintptr_t ip)

@@ -6,6 +6,8 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -265,7 +267,11 @@ static void setup_watchpoint(struct ucsan_ctx *ctx, const volatile void *ptr, si
 	 * reporting is done. If it already was consumed, a racing access was
 	 * seen and its thread left us its stack.
 	 */
-	if (atomic_exchange_explicit(wp, WP_CONSUMED, memory_order_acq_rel) == WP_CONSUMED) {
+	const bool consumed = atomic_exchange_explicit(wp, WP_CONSUMED, memory_order_acq_rel) == WP_CONSUMED;
+	/* Nothing can consume it any more: a signal handler interrupting the
+	 * report below is an ordinary (disabled) runtime entry. */
+	ctx->watching = NULL;
+	if (consumed) {
 		/* A masked check only reports changes inside its mask (races
 		 * on the other bits are expected). Without a value to
 		 * compare, the conflicting access is all we know: report it.
@@ -289,7 +295,6 @@ static void setup_watchpoint(struct ucsan_ctx *ctx, const volatile void *ptr, si
 			ucsan_report_unknown_origin(ptr, size, type, ip, old, new, mask);
 	}
 
-	ctx->watching = NULL;
 	atomic_store_explicit(wp, WP_INVALID, memory_order_release);
 	atomic_fetch_sub_explicit(&ucsan_armed, 1, memory_order_relaxed);
 	ucsan_counter_add(CTR_USED_WATCHPOINTS, -1);
@@ -314,10 +319,23 @@ static void watch(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, 
 		ucsan_counter_add(CTR_UNENCODABLE_ACCESSES, 1);
 		return;
 	}
-	/* Nothing in the runtime may be checked while we watch or report. */
+	/*
+	 * Nothing in the runtime may be checked while we watch or report.
+	 * Like the kernel disabling interrupts, block signals unless
+	 * interrupt_watcher=1: the thread's own handler is not concurrent with
+	 * it in the sense a report would claim, yet it could change the value.
+	 */
+	sigset_t all, old;
+	const bool block = !ucsan_opts.interrupt_watcher;
+	if (block) {
+		sigfillset(&all);
+		pthread_sigmask(SIG_BLOCK, &all, &old);
+	}
 	ctx->disable_count++;
 	setup_watchpoint(ctx, ptr, size, type, ip);
 	ctx->disable_count--;
+	if (block)
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 /*
@@ -399,7 +417,8 @@ static void consume_watchpoint(const volatile void *ptr, size_t size, int type, 
 	 * others raced too, but the watcher may have left already. */
 	if (atomic_compare_exchange_strong_explicit(wp, &encoded, WP_CONSUMED, memory_order_acq_rel,
 						    memory_order_relaxed))
-		ucsan_report_set_info(ptr, size, type, ip, (size_t)(wp - ucsan_watchpoints));
+		ucsan_report_set_info(ptr, size, type, ip, (size_t)(wp - ucsan_watchpoints),
+				      ucsan_ctx_tls.watching != NULL);
 	else
 		ucsan_counter_add(CTR_REPORT_RACES, 1);
 	ucsan_counter_add((type & UCSAN_ACCESS_ASSERT) ? CTR_ASSERT_FAILURES : CTR_DATA_RACES, 1);
@@ -415,11 +434,16 @@ NOINLINE void ucsan_found_watchpoint(const volatile void *ptr, size_t size, int 
 			ucsan_init();
 		ucsan_ctx_init(ctx);
 	}
-	if (ctx->disable_count || !atomic_load_explicit(&ucsan_enabled, memory_order_relaxed))
+	/*
+	 * ctx->watching set means a signal handler interrupted this thread's
+	 * own stall (only possible with interrupt_watcher=1, which leaves
+	 * signals unblocked), whose disable_count++ is not the handler's.
+	 */
+	const bool over_own_watch = ctx->watching != NULL;
+	if (ctx->disable_count > (over_own_watch ? 1 : 0) ||
+	    !atomic_load_explicit(&ucsan_enabled, memory_order_relaxed))
 		return;
-	/* A signal handler running on top of its own thread's watch window:
-	 * like the kernel's interrupts, only seen with interrupt_watcher=1. */
-	if (ctx->watching == wp && !ucsan_opts.interrupt_watcher)
+	if (over_own_watch && !ucsan_opts.interrupt_watcher)
 		return;
 	/* A masked check only learns of races through value changes: the
 	 * watcher may be the writer of bits outside our mask. */
@@ -431,11 +455,17 @@ NOINLINE void ucsan_found_watchpoint(const volatile void *ptr, size_t size, int 
 	ctx->disable_count--;
 }
 
+/*
+ * Pieces of at most one slot's range (a page): two overlapping pieces then
+ * always start on the same or adjacent pages, which is exactly the window
+ * find_watchpoint() looks at. (Pieces of two pages, which the encoding
+ * could hold, may span three pages and miss each other.)
+ */
 void ucsan_check_range(const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
 	uintptr_t addr = (uintptr_t)ptr;
 	while (size > 0) {
-		size_t chunk = size < UCSAN_MAX_ENCODABLE ? size : UCSAN_MAX_ENCODABLE;
+		size_t chunk = size < UCSAN_SLOT_RANGE ? size : UCSAN_SLOT_RANGE;
 		check_access((const volatile void *)addr, chunk, type, ip);
 		addr += chunk;
 		size -= chunk;

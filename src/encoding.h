@@ -30,7 +30,8 @@
 #define UCSAN_CHECK_ADJACENT 1
 #define UCSAN_NUM_SLOTS (1 + 2 * UCSAN_CHECK_ADJACENT)
 
-/* Larger accesses are split by the caller into pieces of this size. */
+/* The largest access one watchpoint can describe. ucsan_check_range()
+ * splits larger ones into pieces of one slot's range (see there). */
 #define UCSAN_MAX_ENCODABLE (UCSAN_SLOT_RANGE * (1 + UCSAN_CHECK_ADJACENT))
 
 #define WP_SIZE_BITS 14 /* enough for UCSAN_MAX_ENCODABLE (8192) */

@@ -131,7 +131,8 @@ bool ucsan_read_value(const volatile void *ptr, size_t size, struct ucsan_value 
 /* === Reports (report.c) === */
 /* Called by the thread that consumed a watchpoint: records its access and
  * stack for the watcher, which prints the report. */
-void ucsan_report_set_info(const volatile void *ptr, size_t size, int type, uintptr_t ip, size_t slot);
+void ucsan_report_set_info(const volatile void *ptr, size_t size, int type, uintptr_t ip, size_t slot,
+			   bool in_signal);
 /* Called by the watcher whose watchpoint was consumed. */
 void ucsan_report_known_origin(const volatile void *ptr, size_t size, int type, uintptr_t ip,
 			       enum ucsan_value_change vc, size_t slot, struct ucsan_value old,

@@ -26,6 +26,7 @@ struct access_info {
 	int tid;
 	int cpu;
 	uintptr_t ip; /* for scoped checks: where the scope was opened */
+	bool in_signal; /* made by a signal handler that interrupted the thread */
 };
 
 enum { INFO_EMPTY, INFO_FILLING, INFO_READY };
@@ -283,8 +284,9 @@ static int adjust_stack(const struct access_info *ai, uintptr_t *pcs, int n)
 
 static void print_access_line(struct sbuf *sb, const char *prefix, const struct access_info *ai)
 {
-	sb_printf(sb, "%s%s to 0x%lx of %zu bytes by thread %d on cpu %d:\n", prefix,
-		  access_type_str(ai->type), (unsigned long)(uintptr_t)ai->ptr, ai->size, ai->tid, ai->cpu);
+	sb_printf(sb, "%s%s to 0x%lx of %zu bytes by %sthread %d on cpu %d:\n", prefix,
+		  access_type_str(ai->type), (unsigned long)(uintptr_t)ai->ptr, ai->size,
+		  ai->in_signal ? "signal handler in " : "", ai->tid, ai->cpu);
 }
 
 /* === Filtering === */
@@ -342,6 +344,7 @@ static void fill_access_info(struct access_info *ai, const volatile void *ptr, s
 	ai->size = size;
 	ai->type = type;
 	ai->ip = ip;
+	ai->in_signal = false;
 	ai->tid = ucsan_ctx_tls.tid;
 	ai->cpu = ucsan_getcpu();
 }
@@ -433,11 +436,13 @@ static bool print_report(const struct access_info *ai, const struct other_info *
 
 /* === Entry points from the engine === */
 
-void ucsan_report_set_info(const volatile void *ptr, size_t size, int type, uintptr_t ip, size_t slot)
+void ucsan_report_set_info(const volatile void *ptr, size_t size, int type, uintptr_t ip, size_t slot,
+			   bool in_signal)
 {
 	struct other_info *oi = &other_infos[slot];
 	atomic_store_explicit(&oi->state, INFO_FILLING, memory_order_relaxed);
 	fill_access_info(&oi->ai, ptr, size, type, ip);
+	oi->ai.in_signal = in_signal;
 	oi->npcs = ucsan_stack_capture(oi->pcs, UCSAN_MAX_STACK);
 	atomic_store_explicit(&oi->state, INFO_READY, memory_order_release);
 }

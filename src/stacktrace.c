@@ -62,9 +62,15 @@ static _Unwind_Reason_Code unwind_one(struct _Unwind_Context *uc, void *arg)
 			return _URC_NO_REASON;
 		st->in_user = true;
 	}
-	/* Signal frames hold the faulting pc itself, not a return address:
-	 * add one so that the uniform "pc - 1" lookup lands on it. */
-	st->pcs[st->n++] = before_insn ? pc + 1 : pc;
+	/* A frame interrupted by a signal: what lies below belongs to the
+	 * interrupted code, not to the handler whose access this is. Drop the
+	 * signal trampoline too, and stop. */
+	if (before_insn) {
+		if (st->n > 1)
+			st->n--;
+		return _URC_END_OF_STACK;
+	}
+	st->pcs[st->n++] = pc;
 	return st->n >= st->max ? _URC_END_OF_STACK : _URC_NO_REASON;
 }
 

@@ -292,6 +292,17 @@ static int find_scopes(Dwarf_Die *parent, Dwarf_Addr pc, Dwarf_Die *chain, int d
 	return depth;
 }
 
+/* clang's DWARF 5 line tables name files relative to the compilation
+ * directory: join them, so paths mean the same from any working directory. */
+static const char *put_path(struct sbuf *b, const char *file, const char *comp_dir)
+{
+	if (!file || file[0] == '/' || !comp_dir || !*comp_dir)
+		return put(b, file);
+	char full[4096];
+	int n = snprintf(full, sizeof(full), "%s/%s", comp_dir, file);
+	return n > 0 && n < (int)sizeof(full) ? put(b, full) : put(b, file);
+}
+
 /* Where an inline instance was called from: DW_AT_call_file/line. */
 static const char *call_site(Dwarf_Die *inl, int *line)
 {
@@ -343,6 +354,8 @@ int ucsan_symbolize(uintptr_t pc, int is_return_address, struct ucsan_frame *out
 	int line = 0;
 	if (l && dwarf_lineno(l, &line) != 0)
 		line = 0;
+	Dwarf_Attribute cd;
+	const char *comp_dir = cu ? dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &cd)) : NULL;
 
 	/* Split DWARF: the skeleton CU has the lines, the .dwo unit the DIEs. */
 	Dwarf_Die chain[MAX_DEPTH], split, *subprog = NULL;
@@ -362,7 +375,7 @@ int ucsan_symbolize(uintptr_t pc, int is_return_address, struct ucsan_frame *out
 		if (n < max - 1) { /* keep the last slot for the real function */
 			out[n] = base;
 			out[n].func = die_name(&b, &chain[i]);
-			out[n].file = put(&b, file);
+			out[n].file = put_path(&b, file, comp_dir);
 			out[n].line = line;
 			out[n].is_inline = 1;
 			n++;
@@ -385,7 +398,7 @@ int ucsan_symbolize(uintptr_t pc, int is_return_address, struct ucsan_frame *out
 		if (dwarf_entrypc(subprog, &entry) == 0)
 			f->offset = pc - (entry + dwbias);
 	}
-	f->file = put(&b, file);
+	f->file = put_path(&b, file, comp_dir);
 	f->line = line;
 
 	leave();

@@ -14,9 +14,12 @@ run_suite() {
 for t in build/tests/unit/test_*; do
 	[ -x "$t" ] && run_suite "$t"
 done
-for s in tests/unit/run.sh tests/wrapper/run.sh tests/install/run.sh tests/e2e/run.sh; do
+for s in tests/unit/run.sh tests/docs/run.sh tests/annotations/run.sh tests/wrapper/run.sh \
+	tests/install/run.sh tests/e2e/run.sh; do
 	[ -f "$s" ] && run_suite sh "$s"
 done
+# The kernel's KCSAN test suite, ported: same harness, its own directory.
+[ -d tests/kcsan ] && run_suite env E2E_DIR=tests/kcsan E2E_SUITE=kcsan sh tests/e2e/run.sh
 
 pass=$(grep -c '^PASS: ' "$log")
 fail=$(grep -c '^FAIL: ' "$log")

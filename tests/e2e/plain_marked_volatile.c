@@ -1,0 +1,56 @@
+// A plain read racing with a volatile store: the volatile store is a
+// marked access that never sets a watchpoint but hits the reader's one.
+//
+// OPTIONS: skip_watch=0 halt_on_error=1
+// TRIES: 10
+// EXIT: 66
+// EXPECT: ^BUG: UCSAN: data-race in reader / writer$
+// EXPECT: ^read to 0x[0-9a-f]+ of 4 bytes by thread [0-9]+ on cpu [0-9]+:$
+// EXPECT: ^write \(marked\) to 0x[0-9a-f]+ of 4 bytes by thread [0-9]+ on cpu [0-9]+:$
+// EXPECT-FRAME: ^read to 0x => ^ reader\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*plain_marked_volatile\.c:[0-9]+$
+// EXPECT-FRAME: ^write \(marked\) to 0x => ^ writer\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*plain_marked_volatile\.c:[0-9]+$
+// EXPECT: ^value changed: 0x[0-9a-f]{8} -> 0x[0-9a-f]{8}$
+// NOT: ^read \(marked\)
+// NOT: ^write to
+
+#include "e2e.h"
+
+int shared;
+long sink;
+
+NOINLINE int reader(void)
+{
+	return shared;
+}
+
+NOINLINE void writer(int v)
+{
+	*(volatile int *)&shared = v;
+}
+
+static void *reader_thread(void *arg)
+{
+	long sum = 0;
+
+	(void)arg;
+	while (!e2e_stopped())
+		sum += reader();
+	__atomic_store_n(&sink, sum, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static void *writer_thread(void *arg)
+{
+	int i = 0;
+
+	(void)arg;
+	while (!e2e_stopped())
+		writer(++i);
+	return NULL;
+}
+
+int main(void)
+{
+	e2e_race2(reader_thread, writer_thread, 4000);
+	return 0;
+}

@@ -1,0 +1,57 @@
+// Two plain writers storing different values to the same int.  Aligned plain
+// writes only set watchpoints with assume_plain_writes_atomic=0.
+//
+// OPTIONS: skip_watch=0 assume_plain_writes_atomic=0 halt_on_error=1
+// TRIES: 10
+// EXIT: 66
+// EXPECT: ^BUG: UCSAN: data-race in writer_a / writer_b$
+// EXPECT-FRAME: ^write to 0x[0-9a-f]+ of 4 bytes by thread [0-9]+ on cpu [0-9]+:$ => ^ writer_a\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*write_write\.c:[0-9]+$
+// EXPECT-FRAME: ^write to 0x[0-9a-f]+ of 4 bytes by thread [0-9]+ on cpu [0-9]+:$ => ^ writer_b\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*write_write\.c:[0-9]+$
+// EXPECT: ^value changed: 0x[0-9a-f]{8} -> 0x[0-9a-f]{8}$
+// NOT: ^read
+// NOT: \(marked\)
+
+#include "e2e.h"
+
+int shared;
+
+NOINLINE void writer_a(int v)
+{
+	shared = v;
+}
+
+/* Not the same body as writer_a, or gcc's -fipa-icf could fold the two. */
+NOINLINE void writer_b(int v)
+{
+	shared = v + 7;
+}
+
+static void *thread_a(void *arg)
+{
+	int i = 0;
+
+	(void)arg;
+	while (!e2e_stopped())
+		writer_a(i += 2);
+	return NULL;
+}
+
+static void *thread_b(void *arg)
+{
+	int i = 1;
+
+	(void)arg;
+	while (!e2e_stopped())
+		writer_b(i += 2);
+	return NULL;
+}
+
+#ifndef RUN_MS
+#define RUN_MS 4000
+#endif
+
+int main(void)
+{
+	e2e_race2(thread_a, thread_b, RUN_MS);
+	return 0;
+}
