@@ -6,7 +6,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 CC ?= cc
 CFLAGS ?= -O2 -g
-B := build
+B ?= build
 
 # The runtime is never instrumented itself. Hidden by default: only the
 # entry points and the public API are exported. initial-exec TLS keeps the
