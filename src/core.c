@@ -77,17 +77,46 @@ void ucsan_ctx_init(struct ucsan_ctx *ctx)
 	ctx->initialized = true;
 }
 
-static long new_skip(struct ucsan_ctx *ctx)
+/* Upper bound of an adaptive skip: a thread idle for long still watches. */
+#define SKIP_MAX (1L << 30)
+
+/*
+ * The next skip count. With overhead_budget=B (percent), the time a watch
+ * cost (`cost_ns`, the stall and its bookkeeping) is paid for by a period
+ * of B-fold more run time without watches: the thread's access rate over
+ * the period just ended converts that time into a number of accesses.
+ * Fast threads thus skip more accesses, slow ones fewer, and the share of
+ * time stalled stays near B whatever the program does. With B=0, KCSAN's
+ * fixed skip_watch.
+ */
+static long new_skip(struct ucsan_ctx *ctx, uint64_t cost_ns, uint64_t now)
 {
 	long n = ucsan_opts.skip_watch;
-	if (n > 0 && ucsan_opts.skip_watch_randomize)
-		n -= (long)(ucsan_rand32(ctx) % (uint32_t)n);
+	const long budget = ucsan_opts.overhead_budget;
+
+	if (budget > 0 && ctx->period_start_ns) {
+		uint64_t elapsed = now - cost_ns - ctx->period_start_ns;
+		double rate = (double)(ctx->period_skip + 1) / (double)(elapsed ? elapsed : 1);
+		double gap_ns = (double)cost_ns * (double)(100 - budget) / (double)budget;
+		double want = rate * gap_ns;
+		n = want > (double)SKIP_MAX ? SKIP_MAX : (long)want;
+	}
+	if (n > 0 && ucsan_opts.skip_watch_randomize) {
+		/* Uniform in [n/2, 3n/2) keeps the mean (fixed profile: the
+		 * kernel's [1, n]). */
+		if (budget > 0)
+			n = n / 2 + (long)(ucsan_rand32(ctx) % (uint32_t)(n < SKIP_MAX ? n : SKIP_MAX));
+		else
+			n -= (long)(ucsan_rand32(ctx) % (uint32_t)n);
+	}
+	ctx->period_start_ns = budget > 0 ? now : 0;
+	ctx->period_skip = n;
 	return n;
 }
 
-static void reset_skip(struct ucsan_ctx *ctx)
+static void reset_skip(struct ucsan_ctx *ctx, uint64_t cost_ns, uint64_t now)
 {
-	ctx->skip = new_skip(ctx);
+	ctx->skip = new_skip(ctx, cost_ns, now);
 }
 
 void ucsan_ctx_update_special(struct ucsan_ctx *ctx)
@@ -310,6 +339,12 @@ static void setup_watchpoint(struct ucsan_ctx *ctx, const volatile void *ptr, si
 		consume_watchpoint(ptr, size, type, ip, other, encoded);
 }
 
+/* The clock the budget is kept in; free when there is no budget. */
+static uint64_t budget_clock(void)
+{
+	return ucsan_opts.overhead_budget > 0 ? ucsan_now_ns() : 0;
+}
+
 /* Sets up a watchpoint for a sampled access, if this thread may. */
 static void watch(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
@@ -371,8 +406,10 @@ static void special_path(struct ucsan_ctx *ctx, const volatile void *ptr, size_t
 {
 	ctx->skip = UCSAN_SPECIAL_SKIP;
 	if (!in_atomic_region(ctx, type) && --ctx->saved_skip < 0) {
-		ctx->saved_skip = new_skip(ctx);
+		const uint64_t t0 = budget_clock();
 		watch(ctx, ptr, size, type, ip);
+		const uint64_t t1 = budget_clock();
+		ctx->saved_skip = new_skip(ctx, t1 - t0, t1);
 	}
 	if (ctx->scoped && !(type & UCSAN_ACCESS_SCOPED))
 		check_scoped_accesses(ctx);
@@ -395,18 +432,23 @@ NOINLINE void ucsan_slow_path(const volatile void *ptr, size_t size, int type, u
 		if (!ucsan_initialized)
 			ucsan_init();
 		ucsan_ctx_init(ctx);
+		/* No rate known yet: the first period is skip_watch long. */
+		const uint64_t now = budget_clock();
+		const long skip = new_skip(ctx, 0, now);
 		if (ctx->special)
-			ctx->saved_skip = new_skip(ctx);
+			ctx->saved_skip = skip;
 		else
-			reset_skip(ctx);
+			ctx->skip = skip;
 		return;
 	}
 	if (ctx->special) {
 		special_path(ctx, ptr, size, type, ip);
 		return;
 	}
-	reset_skip(ctx);
+	const uint64_t t0 = budget_clock();
 	watch(ctx, ptr, size, type, ip);
+	const uint64_t t1 = budget_clock();
+	reset_skip(ctx, t1 - t0, t1);
 }
 
 /* Consume a watchpoint our access conflicts with; the watcher reports. */

@@ -58,6 +58,11 @@ struct ucsan_ctx {
 	unsigned long access_mask;
 	struct ucsan_scoped_access *scoped; /* innermost first */
 	long saved_skip;
+
+	/* overhead_budget: when the current sampling period started, and how
+	 * many plain accesses it was set to skip. */
+	uint64_t period_start_ns;
+	long period_skip;
 };
 
 /* Far below any real countdown, so the hot path's "--skip < 0" always fires

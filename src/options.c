@@ -39,8 +39,20 @@ static const struct opt_desc opt_table[] = {
 };
 #define NUM_OPTS (sizeof(opt_table) / sizeof(opt_table[0]))
 
+/* Which options the user gave, for options whose defaults depend on others. */
+static bool opt_given[NUM_OPTS];
+
+static bool given(const char *name)
+{
+	for (size_t i = 0; i < NUM_OPTS; i++)
+		if (!strcmp(opt_table[i].name, name))
+			return opt_given[i];
+	return false;
+}
+
 void ucsan_options_set_defaults(void)
 {
+	memset(opt_given, 0, sizeof(opt_given));
 #define OPT(type, name, def, desc) ucsan_opts.name = def;
 #include "options.def"
 #undef OPT
@@ -89,6 +101,8 @@ static bool int_in_range(const char *name, long v)
 		return v >= 0 && v <= 1000000;
 	if (!strcmp(name, "seed"))
 		return true;
+	if (!strcmp(name, "overhead_budget"))
+		return v >= 0 && v <= 100;
 	return v >= 0;
 }
 
@@ -172,6 +186,7 @@ bool ucsan_options_parse(const char *str, char *err, unsigned long errlen)
 		}
 		if (!set_option(o, val, err, errlen))
 			return false;
+		opt_given[o - opt_table] = true;
 	}
 	return true;
 }
@@ -192,6 +207,9 @@ static void die_on_bad_options(const char *from, const char *str)
 /* strict is the kernel's KCSAN_STRICT: it overrides the options it implies. */
 void ucsan_options_apply_modes(void)
 {
+	/* An explicit skip_watch asks for KCSAN's fixed sampling. */
+	if (given("skip_watch") && !given("overhead_budget"))
+		ucsan_opts.overhead_budget = 0;
 	if (ucsan_opts.strict) {
 		ucsan_opts.report_value_change_only = false;
 		ucsan_opts.assume_plain_writes_atomic = false;

@@ -78,19 +78,19 @@ static ALWAYS_INLINE int mo_of(int mo)
 #define DEFINE_RMW(T, n, name, builtin)                                                        \
 	UCSAN_EXPORT T __tsan_atomic##n##_##name(volatile T *a, T v, int mo)                      \
 	{                                                                                      \
-		check_access(a, sizeof(T), RMW_T, CALLER_PC());                                \
+		check_access(a, sizeof(T), RMW_T, 0);                                \
 		DO_RMW(builtin, a, v, mo)                                                      \
 	}
 
 #define DEFINE_ATOMICS(T, n)                                                                   \
 	UCSAN_EXPORT T __tsan_atomic##n##_load(const volatile T *a, int mo)                       \
 	{                                                                                      \
-		check_access(a, sizeof(T), LOAD_T, CALLER_PC());                               \
+		check_access(a, sizeof(T), LOAD_T, 0);                               \
 		DO_LOAD(a, mo)                                                                 \
 	}                                                                                      \
 	UCSAN_EXPORT void __tsan_atomic##n##_store(volatile T *a, T v, int mo)                    \
 	{                                                                                      \
-		check_access(a, sizeof(T), STORE_T, CALLER_PC());                              \
+		check_access(a, sizeof(T), STORE_T, 0);                              \
 		DO_STORE(a, v, mo)                                                             \
 	}                                                                                      \
 	DEFINE_RMW(T, n, exchange, __atomic_exchange_n)                                        \
@@ -103,13 +103,13 @@ static ALWAYS_INLINE int mo_of(int mo)
 	UCSAN_EXPORT int __tsan_atomic##n##_compare_exchange_strong(volatile T *a, T *c, T v,     \
 								  int mo, int fmo)            \
 	{                                                                                      \
-		check_access(a, sizeof(T), RMW_T, CALLER_PC());                                \
+		check_access(a, sizeof(T), RMW_T, 0);                                \
 		DO_CAS(a, c, v, 0, mo, fmo)                                                    \
 	}                                                                                      \
 	UCSAN_EXPORT int __tsan_atomic##n##_compare_exchange_weak(volatile T *a, T *c, T v,       \
 								int mo, int fmo)              \
 	{                                                                                      \
-		check_access(a, sizeof(T), RMW_T, CALLER_PC());                                \
+		check_access(a, sizeof(T), RMW_T, 0);                                \
 		DO_CAS(a, c, v, 1, mo, fmo)                                                    \
 	}                                                                                      \
 	/* Returns the old value; the comparand is taken by value. */                         \
@@ -120,7 +120,7 @@ static ALWAYS_INLINE int mo_of(int mo)
 	UCSAN_EXPORT T __tsan_atomic##n##_compare_exchange_val(volatile T *a, T c, T v, int mo,   \
 							     int fmo)                         \
 	{                                                                                      \
-		check_access(a, sizeof(T), RMW_T, CALLER_PC());                                \
+		check_access(a, sizeof(T), RMW_T, 0);                                \
 		cas_val_##n(a, &c, v, mo, fmo);                                                \
 		return c;                                                                      \
 	}
