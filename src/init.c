@@ -69,6 +69,7 @@ void ucsan_init(void)
 
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
 	ctx->disable_count++;
+	ucsan_output_init();
 	ucsan_options_init();
 	ucsan_nslots = (size_t)ucsan_opts.num_watchpoints;
 	atomic_store(&ucsan_enabled, ucsan_opts.enabled);

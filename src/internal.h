@@ -165,6 +165,7 @@ void ucsan_write_fd(int fd, const char *buf, size_t len);
 /* Writes a whole report (or any runtime message) to the log destination. */
 void ucsan_log_write(const char *buf, size_t len);
 void ucsan_output_reset_after_fork(void);
+void ucsan_output_init(void);
 
 /* === Stacks (stacktrace.c) === */
 #define UCSAN_MAX_STACK 64

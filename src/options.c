@@ -3,6 +3,7 @@
  * Option parsing: defaults, then the weak __ucsan_default_options() hook the
  * program may define, then $UCSAN_OPTIONS. Cold path; runs once before main.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -221,7 +222,9 @@ void ucsan_options_init(void)
 {
 	ucsan_options_set_defaults();
 	die_on_bad_options("__ucsan_default_options()", __ucsan_default_options());
-	const char *env = getenv("UCSAN_OPTIONS");
+	/* A setuid/setgid program must not take options (log_path!) from
+	 * whoever runs it. */
+	const char *env = secure_getenv("UCSAN_OPTIONS");
 	if (env)
 		die_on_bad_options("UCSAN_OPTIONS", env);
 	ucsan_options_apply_modes();

@@ -7,33 +7,79 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
 
 static int log_fd = -1;  /* resolved on first use; -1: not yet */
 static int log_pid;      /* the pid log_fd was opened for */
+/* Our own copy of the stderr the program started with: if the program
+ * closes fd 2 and reuses the number for a file or socket, reports must not
+ * land in it. -1: stderr was closed at start-up. */
+static int stderr_fd = -1;
 
+void ucsan_output_init(void)
+{
+	stderr_fd = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 64);
+}
+
+/*
+ * Never blocks the program for long and never kills it: a full pipe gets
+ * up to ~1 s in small pieces, then the rest is dropped; a reader that went
+ * away must not raise SIGPIPE in the program, so SIGPIPE is blocked around
+ * the write and one we caused is consumed.
+ */
 void ucsan_write_fd(int fd, const char *buf, size_t len)
 {
-	while (len > 0) {
-		ssize_t n = write(fd, buf, len);
-		if (n < 0 && errno == EINTR)
+	sigset_t pipe_set, old, pending;
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+	sigpending(&pending);
+	const bool already_pending = sigismember(&pending, SIGPIPE);
+	bool caused_epipe = false;
+
+	for (int waits = 0; len > 0 && waits < 10;) {
+		struct pollfd p = { .fd = fd, .events = POLLOUT };
+		int r = poll(&p, 1, 100);
+		if (r < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
-			return; /* closed or full for good: drop, never block the program */
+		if (r == 0) {
+			waits++;
+			continue;
+		}
+		if (r < 0 || (p.revents & (POLLERR | POLLNVAL)))
+			break;
+		/* A pipe with room takes PIPE_BUF bytes without blocking. */
+		ssize_t n = write(fd, buf, len < PIPE_BUF ? len : PIPE_BUF);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n <= 0) {
+			caused_epipe = n < 0 && errno == EPIPE;
+			break;
+		}
 		buf += n;
 		len -= (size_t)n;
 	}
+
+	if (caused_epipe && !already_pending) {
+		struct timespec zero = { 0, 0 };
+		sigtimedwait(&pipe_set, NULL, &zero);
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
 static int open_log(void)
 {
 	const char *path = ucsan_opts.log_path;
 	if (!path || !*path || !strcmp(path, "stderr"))
-		return STDERR_FILENO;
+		return stderr_fd;
 	if (!strcmp(path, "stdout"))
 		return STDOUT_FILENO;
 
@@ -50,8 +96,8 @@ static int open_log(void)
 				 n > 0 && n < (int)sizeof(name) ? name : path, strerror(errno));
 		if (m > (int)sizeof(msg) - 1)
 			m = sizeof(msg) - 1;
-		ucsan_write_fd(STDERR_FILENO, msg, (size_t)m);
-		return STDERR_FILENO;
+		ucsan_write_fd(stderr_fd, msg, (size_t)m);
+		return stderr_fd;
 	}
 	return fd;
 }
@@ -61,12 +107,13 @@ void ucsan_log_write(const char *buf, size_t len)
 	/* Callers hold the report lock, so the lazy open is not racy. */
 	int pid = (int)getpid();
 	if (log_fd < 0 || log_pid != pid) {
-		if (log_fd > STDERR_FILENO && log_pid != pid)
+		if (log_fd >= 0 && log_fd != stderr_fd && log_fd != STDOUT_FILENO && log_pid != pid)
 			close(log_fd); /* a fork child writes its own PATH.PID */
 		log_fd = open_log();
 		log_pid = pid;
 	}
-	ucsan_write_fd(log_fd, buf, len);
+	if (log_fd >= 0)
+		ucsan_write_fd(log_fd, buf, len);
 }
 
 void ucsan_output_reset_after_fork(void)
