@@ -441,6 +441,9 @@ NOINLINE void ucsan_slow_path(const volatile void *ptr, size_t size, int type, u
 			ctx->skip = skip;
 		return;
 	}
+	if (unlikely(atomic_load_explicit(&ucsan_deferred_reports, memory_order_relaxed)) &&
+	    !ctx->signal_depth)
+		ucsan_report_flush_deferred();
 	if (ctx->special) {
 		special_path(ctx, ptr, size, type, ip);
 		return;

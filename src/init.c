@@ -74,6 +74,7 @@ void ucsan_init(void)
 	ucsan_nslots = (size_t)ucsan_opts.num_watchpoints;
 	atomic_store(&ucsan_enabled, ucsan_opts.enabled);
 	ucsan_intercept_init();
+	ucsan_signals_init();
 	ucsan_stacktrace_init();
 	ucsan_report_init();
 	ucsan_suppressions_init();

@@ -146,6 +146,10 @@ void ucsan_report_known_origin(const volatile void *ptr, size_t size, int type, 
 void ucsan_report_unknown_origin(const volatile void *ptr, size_t size, int type, uintptr_t ip,
 				 struct ucsan_value old, struct ucsan_value new, unsigned long mask);
 void ucsan_report_reset_after_fork(void);
+/* Reports made inside signal handlers, parked until it is safe to
+ * symbolize: printed by ucsan_report_flush_deferred() outside handlers. */
+extern _Atomic int ucsan_deferred_reports;
+void ucsan_report_flush_deferred(void);
 /* At exit: summary line, stats, exit status. */
 void ucsan_report_at_exit(void);
 long ucsan_reports_printed(void);
@@ -172,6 +176,9 @@ void ucsan_output_init(void);
 /* Captures return addresses of the caller's stack, runtime frames removed. */
 int ucsan_stack_capture(uintptr_t *pcs, int max);
 bool ucsan_pc_in_runtime(uintptr_t pc);
+
+/* === Signals (signals.c) === */
+void ucsan_signals_init(void);
 
 /* === Misc (init.c) === */
 void ucsan_init(void);

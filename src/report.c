@@ -368,34 +368,45 @@ static void after_report(void)
 }
 
 /*
- * Prints one report. `oi` is NULL for a race at unknown origin. Returns
- * false if filtered. The caller holds no lock.
+ * A report from inside a signal handler cannot be symbolized there (libdw
+ * allocates; the handler may have interrupted malloc). Its raw material is
+ * parked here and printed by the next runtime entry outside a handler, or
+ * at exit.
  */
-static bool print_report(const struct access_info *ai, const struct other_info *oi, enum ucsan_value_change vc,
-			 struct ucsan_value old, struct ucsan_value new, unsigned long mask)
+struct deferred_report {
+	_Atomic int state; /* INFO_EMPTY, INFO_FILLING, INFO_READY */
+	bool has_other;
+	struct access_info ai, oai;
+	int npcs, onpcs;
+	uintptr_t pcs[UCSAN_MAX_STACK], opcs[UCSAN_MAX_STACK];
+	enum ucsan_value_change vc;
+	struct ucsan_value old, new;
+	unsigned long mask;
+};
+#define MAX_DEFERRED 4
+static struct deferred_report deferred[MAX_DEFERRED];
+_Atomic int ucsan_deferred_reports;
+
+/* Filters and prints a report whose stacks are captured. Returns false if
+ * filtered. Takes the report lock. */
+static bool emit_report(const struct access_info *ai, const struct access_info *oai, uintptr_t *pcs, int npcs,
+			uintptr_t *opcs, int onpcs, enum ucsan_value_change vc, struct ucsan_value old,
+			struct ucsan_value new, unsigned long mask)
 {
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
-	uintptr_t pcs[UCSAN_MAX_STACK], opcs[UCSAN_MAX_STACK];
-	int npcs = ucsan_stack_capture(pcs, UCSAN_MAX_STACK);
-	int onpcs = oi ? oi->npcs : 0;
-	if (npcs <= 0)
-		return false;
-	if (oi)
-		memcpy(opcs, oi->pcs, (size_t)onpcs * sizeof(opcs[0]));
-
 	if (!report_lock(ctx, 10000))
 		return false;
 	npcs = adjust_stack(ai, pcs, npcs);
-	if (oi)
-		onpcs = adjust_stack(&oi->ai, opcs, onpcs);
+	if (oai)
+		onpcs = adjust_stack(oai, opcs, onpcs);
 	const uintptr_t this_frame = pcs[0];
-	const uintptr_t other_frame = onpcs > 0 ? opcs[0] : 0;
+	const uintptr_t other_frame = oai && onpcs > 0 ? opcs[0] : 0;
 	if (ucsan_race_suppressed(this_frame, other_frame)) {
 		report_unlock();
 		ucsan_counter_add(CTR_RACES_SUPPRESSED, 1);
 		return false;
 	}
-	if ((oi && skip_for_value(vc, other_frame)) || rate_limited(this_frame, other_frame)) {
+	if ((oai && skip_for_value(vc, other_frame)) || rate_limited(this_frame, other_frame)) {
 		report_unlock();
 		ucsan_counter_add(CTR_REPORTS_SUPPRESSED, 1);
 		return false;
@@ -404,7 +415,7 @@ static bool print_report(const struct access_info *ai, const struct other_info *
 	struct sbuf sb = { report_buf, 0, sizeof(report_buf) };
 	char name1[256], name2[256];
 	sb_printf(&sb, "==================================================================\n");
-	if (oi) {
+	if (oai) {
 		/* Sorted, so the same race always gets the same title. */
 		const char *a = func_name(this_frame, name1, sizeof(name1));
 		const char *b = func_name(other_frame, name2, sizeof(name2));
@@ -413,8 +424,8 @@ static bool print_report(const struct access_info *ai, const struct other_info *
 			a = b;
 			b = t;
 		}
-		sb_printf(&sb, "BUG: UCSAN: %s in %s / %s\n\n", bug_type_str(ai->type | oi->ai.type), a, b);
-		print_access_line(&sb, "", &oi->ai);
+		sb_printf(&sb, "BUG: UCSAN: %s in %s / %s\n\n", bug_type_str(ai->type | oai->type), a, b);
+		print_access_line(&sb, "", oai);
 		print_stack(&sb, opcs, onpcs);
 		sb_printf(&sb, "\n");
 		print_access_line(&sb, "", ai);
@@ -434,6 +445,76 @@ static bool print_report(const struct access_info *ai, const struct other_info *
 	return true;
 }
 
+static void defer_report(const struct access_info *ai, const struct other_info *oi, const uintptr_t *pcs, int npcs,
+			 enum ucsan_value_change vc, struct ucsan_value old, struct ucsan_value new,
+			 unsigned long mask)
+{
+	for (int i = 0; i < MAX_DEFERRED; i++) {
+		struct deferred_report *d = &deferred[i];
+		int expect = INFO_EMPTY;
+		if (!atomic_compare_exchange_strong(&d->state, &expect, INFO_FILLING))
+			continue;
+		d->ai = *ai;
+		d->ai.in_signal = true;
+		d->has_other = oi != NULL;
+		if (oi) {
+			d->oai = oi->ai;
+			d->onpcs = oi->npcs;
+			memcpy(d->opcs, oi->pcs, (size_t)oi->npcs * sizeof(d->opcs[0]));
+		}
+		d->npcs = npcs;
+		memcpy(d->pcs, pcs, (size_t)npcs * sizeof(d->pcs[0]));
+		d->vc = vc;
+		d->old = old;
+		d->new = new;
+		d->mask = mask;
+		atomic_store_explicit(&d->state, INFO_READY, memory_order_release);
+		atomic_fetch_add(&ucsan_deferred_reports, 1);
+		return;
+	}
+	ucsan_counter_add(CTR_REPORTS_SUPPRESSED, 1); /* all parked slots busy */
+}
+
+void ucsan_report_flush_deferred(void)
+{
+	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	if (ctx->signal_depth > 0)
+		return;
+	ctx->disable_count++;
+	for (int i = 0; i < MAX_DEFERRED; i++) {
+		struct deferred_report *d = &deferred[i];
+		int expect = INFO_READY;
+		if (!atomic_compare_exchange_strong(&d->state, &expect, INFO_FILLING))
+			continue;
+		atomic_fetch_sub(&ucsan_deferred_reports, 1);
+		emit_report(&d->ai, d->has_other ? &d->oai : NULL, d->pcs, d->npcs, d->opcs, d->onpcs, d->vc,
+			    d->old, d->new, d->mask);
+		atomic_store_explicit(&d->state, INFO_EMPTY, memory_order_release);
+	}
+	ctx->disable_count--;
+}
+
+/*
+ * Prints one report. `oi` is NULL for a race at unknown origin. Returns
+ * false if filtered. The caller holds no lock.
+ */
+static bool print_report(const struct access_info *ai, const struct other_info *oi, enum ucsan_value_change vc,
+			 struct ucsan_value old, struct ucsan_value new, unsigned long mask)
+{
+	uintptr_t pcs[UCSAN_MAX_STACK], opcs[UCSAN_MAX_STACK];
+	int npcs = ucsan_stack_capture(pcs, UCSAN_MAX_STACK);
+	if (npcs <= 0)
+		return false;
+	if (ucsan_ctx_tls.signal_depth > 0) {
+		defer_report(ai, oi, pcs, npcs, vc, old, new, mask);
+		return true;
+	}
+	int onpcs = oi ? oi->npcs : 0;
+	if (oi)
+		memcpy(opcs, oi->pcs, (size_t)onpcs * sizeof(opcs[0]));
+	return emit_report(ai, oi ? &oi->ai : NULL, pcs, npcs, opcs, onpcs, vc, old, new, mask);
+}
+
 /* === Entry points from the engine === */
 
 void ucsan_report_set_info(const volatile void *ptr, size_t size, int type, uintptr_t ip, size_t slot,
@@ -442,7 +523,7 @@ void ucsan_report_set_info(const volatile void *ptr, size_t size, int type, uint
 	struct other_info *oi = &other_infos[slot];
 	atomic_store_explicit(&oi->state, INFO_FILLING, memory_order_relaxed);
 	fill_access_info(&oi->ai, ptr, size, type, ip);
-	oi->ai.in_signal = in_signal;
+	oi->ai.in_signal = in_signal || ucsan_ctx_tls.signal_depth > 0;
 	oi->npcs = ucsan_stack_capture(oi->pcs, UCSAN_MAX_STACK);
 	atomic_store_explicit(&oi->state, INFO_READY, memory_order_release);
 }
@@ -523,6 +604,7 @@ long ucsan_reports_printed(void)
 void ucsan_report_at_exit(void)
 {
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	ucsan_report_flush_deferred();
 	char line[256];
 	int n;
 	/* Let a report in progress in another thread finish first. */

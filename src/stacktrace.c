@@ -46,7 +46,6 @@ bool ucsan_pc_in_runtime(uintptr_t pc)
 struct unwind_state {
 	uintptr_t *pcs;
 	int n, max;
-	bool in_user; /* past the runtime's frames */
 };
 
 static _Unwind_Reason_Code unwind_one(struct _Unwind_Context *uc, void *arg)
@@ -57,11 +56,10 @@ static _Unwind_Reason_Code unwind_one(struct _Unwind_Context *uc, void *arg)
 
 	if (!pc)
 		return _URC_END_OF_STACK;
-	if (!st->in_user) {
-		if (ucsan_pc_in_runtime(pc))
-			return _URC_NO_REASON;
-		st->in_user = true;
-	}
+	/* The runtime's frames: the capture itself on top, and the signal
+	 * trampoline (signals.c) between a handler and its signal frame. */
+	if (ucsan_pc_in_runtime(pc))
+		return _URC_NO_REASON;
 	/* A frame interrupted by a signal: what lies below belongs to the
 	 * interrupted code, not to the handler whose access this is. Drop the
 	 * signal trampoline too, and stop. */
@@ -76,7 +74,7 @@ static _Unwind_Reason_Code unwind_one(struct _Unwind_Context *uc, void *arg)
 
 int ucsan_stack_capture(uintptr_t *pcs, int max)
 {
-	struct unwind_state st = { pcs, 0, max, false };
+	struct unwind_state st = { pcs, 0, max };
 	_Unwind_Backtrace(unwind_one, &st);
 	return st.n;
 }
