@@ -160,6 +160,9 @@ void ucsan_suppressions_init(void);
 /* Does suppressions/filter_mode hide a race between these top frames
  * (other_frame 0: unknown origin)? Called under the report lock. */
 bool ucsan_race_suppressed(uintptr_t this_frame, uintptr_t other_frame);
+/* Parses suppressions text in place (for tests and fuzzers too). */
+bool ucsan_suppressions_parse(char *buf, const char *name, char *err, size_t errlen);
+void ucsan_suppressions_reset(void);
 /* ThreadSanitizer-style pattern: * globs, ^ and $ anchors, else substring. */
 bool ucsan_template_match(const char *pattern, const char *str);
 

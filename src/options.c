@@ -14,8 +14,14 @@
 
 struct ucsan_options ucsan_opts;
 
-/* Lets a program bake options in, as with ThreadSanitizer's hook. */
+/* Let a program bake options in: ours, and ThreadSanitizer's hook for
+ * programs written for it. The program's definitions win over these. */
 UCSAN_EXPORT __attribute__((weak)) const char *__ucsan_default_options(void)
+{
+	return "";
+}
+
+UCSAN_EXPORT __attribute__((weak)) const char *__tsan_default_options(void)
 {
 	return "";
 }
@@ -40,6 +46,9 @@ static const struct opt_desc opt_table[] = {
 };
 #define NUM_OPTS (sizeof(opt_table) / sizeof(opt_table[0]))
 
+/* The not-applicable keys seen, said once by ucsan_options_init(). */
+static char noted[512];
+
 /* Which options the user gave, for options whose defaults depend on others. */
 static bool opt_given[NUM_OPTS];
 
@@ -54,6 +63,7 @@ static bool given(const char *name)
 void ucsan_options_set_defaults(void)
 {
 	memset(opt_given, 0, sizeof(opt_given));
+	noted[0] = '\0';
 #define OPT(type, name, def, desc) ucsan_opts.name = def;
 #include "options.def"
 #undef OPT
@@ -139,6 +149,51 @@ bad:
 	return false;
 }
 
+/*
+ * Options of ThreadSanitizer (and the sanitizer runtimes it shares flags
+ * with) that have no meaning for a watchpoint detector: accepted, so that
+ * a TSAN_OPTIONS or __tsan_default_options() written for TSan keeps
+ * working, and named once at start-up. Those with the same meaning
+ * (halt_on_error, exitcode, log_path, suppressions, strip_path_prefix,
+ * print_stats) are ours already.
+ */
+static bool is_tsan_only(const char *key)
+{
+	static const char *const keys[] = {
+		"report_bugs", "history_size", "second_deadlock_stack", "report_thread_leaks",
+		"report_destroy_locked", "report_mutex_bugs", "report_signal_unsafe", "report_atomic_races",
+		"force_seq_cst_atomics", "flush_memory_ms", "flush_symbolizer_ms", "memory_limit_mb",
+		"stop_on_start", "running_on_valgrind", "io_sync", "die_after_fork",
+		"ignore_noninstrumented_modules", "ignore_interceptors_accesses", "shared_ptr_interceptor",
+		"print_suppressions", "print_benign", "detect_deadlocks", "external_symbolizer_path",
+		"symbolize", "verbosity", "atexit_sleep_ms", "profile_memory", "handle_segv", "handle_sigbus",
+		"handle_abort", "handle_sigill", "handle_sigfpe", "allow_addr2line", "fast_unwind_on_fatal",
+		"fast_unwind_on_malloc", "malloc_context_size", "detect_leaks", "abort_on_error", "color",
+		"suppress_equal_stacks", "suppress_equal_addresses", "trace_memory", "enable_annotations",
+		"report_mutex_bugs", "use_sigaltstack", "detect_thread_leaks", "intercept_tls_get_addr",
+		"disable_coredump", "use_madv_dontdump", "log_exe_name", "log_to_syslog", "include",
+		"include_if_exists", "print_module_map", "print_cmdline", "strict_memcmp", "check_printf",
+		"intercept_strstr", "intercept_strchr", "intercept_memcmp", "intercept_memmem",
+		"intercept_intrin", "intercept_stat", "intercept_send", "decorate_proc_maps",
+		"exitcode_on_leak", "full_address_space", "dedup_token_length", "html_cov_report",
+		"coverage", "coverage_dir", "help_tsan",
+	};
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcmp(keys[i], key))
+			return true;
+	return false;
+}
+
+static void note_not_applicable(const char *key)
+{
+	size_t used = strlen(noted), kl = strlen(key);
+	if (strstr(noted, key) || used + kl + 3 >= sizeof(noted))
+		return;
+	if (used)
+		strcat(noted, ", ");
+	strcat(noted, key);
+}
+
 bool ucsan_options_parse(const char *str, char *err, unsigned long errlen)
 {
 	const char *p = str;
@@ -181,6 +236,10 @@ bool ucsan_options_parse(const char *str, char *err, unsigned long errlen)
 		for (size_t i = 0; i < NUM_OPTS; i++)
 			if (!strcmp(opt_table[i].name, key))
 				o = &opt_table[i];
+		if (!o && is_tsan_only(key)) {
+			note_not_applicable(key);
+			continue;
+		}
 		if (!o) {
 			snprintf(err, errlen, "UCSAN: unknown option '%s' (UCSAN_OPTIONS=help=1 lists them)", key);
 			return false;
@@ -221,12 +280,25 @@ void ucsan_options_apply_modes(void)
 void ucsan_options_init(void)
 {
 	ucsan_options_set_defaults();
+	die_on_bad_options("__tsan_default_options()", __tsan_default_options());
 	die_on_bad_options("__ucsan_default_options()", __ucsan_default_options());
 	/* A setuid/setgid program must not take options (log_path!) from
-	 * whoever runs it. */
+	 * whoever runs it. TSAN_OPTIONS is the fallback, so a CI job set up
+	 * for ThreadSanitizer keeps its settings. */
 	const char *env = secure_getenv("UCSAN_OPTIONS");
+	const char *from = "UCSAN_OPTIONS";
+	if (!env) {
+		env = secure_getenv("TSAN_OPTIONS");
+		from = "TSAN_OPTIONS";
+	}
 	if (env)
-		die_on_bad_options("UCSAN_OPTIONS", env);
+		die_on_bad_options(from, env);
+	if (noted[0]) {
+		char line[700];
+		int n = snprintf(line, sizeof(line), "UCSAN: note: not applicable under ucsan, ignored: %s\n",
+				 noted);
+		ucsan_write_fd(STDERR_FILENO, line, n < (int)sizeof(line) ? (size_t)n : sizeof(line) - 1);
+	}
 	ucsan_options_apply_modes();
 	if (ucsan_opts.help)
 		ucsan_options_print_help();

@@ -6,6 +6,8 @@
  * shown (whitelist). Patterns match function names and source files.
  * Loaded once at start-up; matched under the report lock.
  */
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -55,41 +57,38 @@ bool ucsan_template_match(const char *pattern, const char *str)
 	}
 }
 
-static void die(const char *fmt, const char *a, int b)
-{
-	char line[600];
-	int n = snprintf(line, sizeof(line), fmt, a, b);
-	ucsan_write_fd(STDERR_FILENO, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
-	_exit(1);
-}
+/* Suppression types ThreadSanitizer knows. race and race_top match the
+ * racing frames, called_from_lib their module; the rest are about
+ * things ucsan does not report. */
+enum { S_RACE, S_LIB, S_OTHER, S_UNKNOWN };
 
-/* Suppression types ThreadSanitizer knows; only race ones apply to us. */
-static bool known_type(const char *t, size_t n)
+static int type_of(const char *t, size_t n)
 {
-	static const char *const types[] = { "race", "race_top", "thread", "mutex", "signal",
-					     "deadlock", "called_from_lib" };
+	static const struct {
+		const char *name;
+		int kind;
+	} types[] = { { "race", S_RACE },	  { "race_top", S_RACE }, { "called_from_lib", S_LIB },
+		      { "thread", S_OTHER },	  { "mutex", S_OTHER },	  { "signal", S_OTHER },
+		      { "deadlock", S_OTHER } };
 	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++)
-		if (strlen(types[i]) == n && !strncmp(types[i], t, n))
-			return true;
-	return false;
+		if (strlen(types[i].name) == n && !strncmp(types[i].name, t, n))
+			return types[i].kind;
+	return S_UNKNOWN;
 }
 
-void ucsan_suppressions_init(void)
-{
-	const char *path = ucsan_opts.suppressions;
-	if (!path || !*path)
-		return;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		die("UCSAN: cannot open suppressions file '%s': error %d\n", path, errno);
-	ssize_t len = read(fd, text, sizeof(text) - 1);
-	close(fd);
-	if (len < 0 || len == (ssize_t)sizeof(text) - 1)
-		die("UCSAN: cannot read suppressions file '%s' (unreadable or over 64 KiB): %d\n", path, (int)len);
-	text[len] = '\0';
+static const char *lib_patterns[MAX_PATTERNS];
+static int nlib_patterns;
+static bool noted_other;
 
+/*
+ * Parses a suppressions file held in buf (NUL-terminated, modified in
+ * place; patterns keep pointing into it). On error writes one line naming
+ * the file and line into err and returns false.
+ */
+bool ucsan_suppressions_parse(char *buf, const char *name, char *err, size_t errlen)
+{
 	int lineno = 0;
-	for (char *line = text; line && *line;) {
+	for (char *line = buf; line && *line;) {
 		char *next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
@@ -101,16 +100,64 @@ void ucsan_suppressions_init(void)
 			line[--n] = '\0';
 		if (n && line[0] != '#') {
 			char *colon = strchr(line, ':');
-			if (!colon || colon == line || !colon[1] || !known_type(line, (size_t)(colon - line)))
-				die("UCSAN: %s:%d: expected TYPE:PATTERN, e.g. race:my_function\n", path, lineno);
-			if (!strncmp(line, "race", 4) && (colon - line == 4 || colon - line == 8)) {
-				if (npatterns == MAX_PATTERNS)
-					die("UCSAN: %s: more than %d patterns\n", path, MAX_PATTERNS);
-				patterns[npatterns++] = colon + 1;
+			int kind = colon && colon != line ? type_of(line, (size_t)(colon - line)) : S_UNKNOWN;
+			if (kind == S_UNKNOWN || !colon[1]) {
+				snprintf(err, errlen, "UCSAN: %s:%d: expected TYPE:PATTERN, e.g. race:my_function", name,
+					 lineno);
+				return false;
+			}
+			if (kind == S_OTHER) {
+				noted_other = true;
+			} else {
+				const char **list = kind == S_RACE ? patterns : lib_patterns;
+				int *count = kind == S_RACE ? &npatterns : &nlib_patterns;
+				if (*count == MAX_PATTERNS) {
+					snprintf(err, errlen, "UCSAN: %s: more than %d patterns", name, MAX_PATTERNS);
+					return false;
+				}
+				list[(*count)++] = colon + 1;
 			}
 		}
 		line = next;
 	}
+	return true;
+}
+
+void ucsan_suppressions_reset(void)
+{
+	npatterns = nlib_patterns = 0;
+	noted_other = false;
+}
+
+static void say(const char *msg)
+{
+	ucsan_write_fd(STDERR_FILENO, msg, strlen(msg));
+}
+
+void ucsan_suppressions_init(void)
+{
+	const char *path = ucsan_opts.suppressions;
+	char err[700];
+	if (!path || !*path)
+		return;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t len = fd < 0 ? -1 : read(fd, text, sizeof(text) - 1);
+	if (fd >= 0)
+		close(fd);
+	if (len < 0 || len == (ssize_t)sizeof(text) - 1) {
+		snprintf(err, sizeof(err), "UCSAN: cannot read suppressions file '%s'%s\n", path,
+			 len < 0 ? "" : " (over 64 KiB)");
+		say(err);
+		_exit(1);
+	}
+	text[len] = '\0';
+	if (!ucsan_suppressions_parse(text, path, err, sizeof(err) - 1)) {
+		strcat(err, "\n");
+		say(err);
+		_exit(1);
+	}
+	if (noted_other)
+		say("UCSAN: note: thread/mutex/signal/deadlock suppressions do not apply under ucsan; ignored\n");
 }
 
 /* Does any pattern match a name or file of the frame at pc (the inline
@@ -128,12 +175,25 @@ static bool frame_matches(uintptr_t pc)
 	return false;
 }
 
+/* called_from_lib: the frame's code lives in a matching library. */
+static bool module_matches(uintptr_t pc)
+{
+	Dl_info info;
+	if (!nlib_patterns || !dladdr((void *)(pc - 1), &info) || !info.dli_fname)
+		return false;
+	for (int j = 0; j < nlib_patterns; j++)
+		if (ucsan_template_match(lib_patterns[j], info.dli_fname))
+			return true;
+	return false;
+}
+
 bool ucsan_race_suppressed(uintptr_t this_frame, uintptr_t other_frame)
 {
 	/* As the kernel's filter list: empty filters nothing, in either mode. */
-	if (!npatterns)
+	if (!npatterns && !nlib_patterns)
 		return false;
 	const bool whitelist = !strcmp(ucsan_opts.filter_mode, "whitelist");
-	bool matched = frame_matches(this_frame) || (other_frame && frame_matches(other_frame));
+	bool matched = frame_matches(this_frame) || (other_frame && frame_matches(other_frame)) ||
+		       module_matches(this_frame) || (other_frame && module_matches(other_frame));
 	return whitelist ? !matched : matched;
 }
