@@ -30,6 +30,10 @@
 extern "C" {
 #endif
 
+/* The runtime never throws: tell C++ so (no unwinding code around calls,
+ * in particular the cleanups of the _SCOPED macros). */
+#define UCSAN_NOTHROW_ __attribute__((nothrow))
+
 /* === Access types for ucsan_check_access() === */
 #define UCSAN_ACCESS_WRITE 0x1    /* a write (else a read) */
 #define UCSAN_ACCESS_COMPOUND 0x2 /* read-modify-write: with WRITE */
@@ -56,7 +60,7 @@ struct ucsan_scoped_access {
  *     ucsan_check_write(&shared, sizeof(shared));
  *
  * A zero size checks nothing. */
-void ucsan_check_access(const volatile void *ptr, size_t size, int type);
+void ucsan_check_access(const volatile void *ptr, size_t size, int type) UCSAN_NOTHROW_;
 #define ucsan_check_read(ptr, size) ucsan_check_access((ptr), (size), 0)
 #define ucsan_check_write(ptr, size) ucsan_check_access((ptr), (size), UCSAN_ACCESS_WRITE)
 #define ucsan_check_read_write(ptr, size) \
@@ -66,9 +70,9 @@ void ucsan_check_access(const volatile void *ptr, size_t size, int type);
  * ucsan_disable_current()/ucsan_enable_current(): nothing this thread does
  * in between is checked; they nest. An unbalanced enable is reported once.
  * ucsan_set_enabled(0/1): the whole process, at run time. */
-void ucsan_disable_current(void);
-void ucsan_enable_current(void);
-void ucsan_set_enabled(int on);
+void ucsan_disable_current(void) UCSAN_NOTHROW_;
+void ucsan_enable_current(void) UCSAN_NOTHROW_;
+void ucsan_set_enabled(int on) UCSAN_NOTHROW_;
 
 /* === Atomic regions ===
  * Accesses inside are treated as marked (never watched, still checked
@@ -80,21 +84,21 @@ void ucsan_set_enabled(int on);
  *
  * ucsan_atomic_next(n): the thread's next n plain accesses are marked;
  * ucsan_atomic_next(0) ends that early. */
-void ucsan_nestable_atomic_begin(void);
-void ucsan_nestable_atomic_end(void);
-void ucsan_flat_atomic_begin(void);
-void ucsan_flat_atomic_end(void);
-void ucsan_atomic_next(int n);
+void ucsan_nestable_atomic_begin(void) UCSAN_NOTHROW_;
+void ucsan_nestable_atomic_end(void) UCSAN_NOTHROW_;
+void ucsan_flat_atomic_begin(void) UCSAN_NOTHROW_;
+void ucsan_flat_atomic_end(void) UCSAN_NOTHROW_;
+void ucsan_atomic_next(int n) UCSAN_NOTHROW_;
 
 /* === Access mask ===
  * While non-zero, the thread's watched value changes only count inside the
  * mask (used by UCSAN_ASSERT_EXCLUSIVE_BITS). */
-void ucsan_set_access_mask(unsigned long mask);
+void ucsan_set_access_mask(unsigned long mask) UCSAN_NOTHROW_;
 
 /* === Scoped checks (prefer the _SCOPED macros) === */
 struct ucsan_scoped_access *ucsan_begin_scoped_access(const volatile void *ptr, size_t size, int type,
-						      struct ucsan_scoped_access *sa);
-void ucsan_end_scoped_access(struct ucsan_scoped_access *sa);
+						      struct ucsan_scoped_access *sa) UCSAN_NOTHROW_;
+void ucsan_end_scoped_access(struct ucsan_scoped_access *sa) UCSAN_NOTHROW_;
 
 #else /* !UCSAN_INSTRUMENTED: everything is free */
 
@@ -114,13 +118,13 @@ static inline void ucsan_flat_atomic_begin(void) {}
 static inline void ucsan_flat_atomic_end(void) {}
 static inline void ucsan_atomic_next(int n) { (void)n; }
 static inline void ucsan_set_access_mask(unsigned long mask) { (void)mask; }
-static inline struct ucsan_scoped_access *
+static inline UCSAN_NOTHROW_ struct ucsan_scoped_access *
 ucsan_begin_scoped_access(const volatile void *ptr, size_t size, int type, struct ucsan_scoped_access *sa)
 {
 	(void)ptr, (void)size, (void)type;
 	return sa;
 }
-static inline void ucsan_end_scoped_access(struct ucsan_scoped_access *sa) { (void)sa; }
+static inline UCSAN_NOTHROW_ void ucsan_end_scoped_access(struct ucsan_scoped_access *sa) { (void)sa; }
 
 #endif /* UCSAN_INSTRUMENTED || UCSAN_BUILDING_RUNTIME */
 

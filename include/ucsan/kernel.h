@@ -30,8 +30,9 @@
 
 /* === Ordering: C11 atomics and fences, which the runtime sees as marked
  * accesses and barriers === */
-#define smp_load_acquire(p) __atomic_load_n(&(p), __ATOMIC_ACQUIRE)
-#define smp_store_release(p, v) __atomic_store_n(&(p), (__typeof__(p))(v), __ATOMIC_RELEASE)
+/* As in the kernel, these take a pointer: smp_load_acquire(&sig->stats). */
+#define smp_load_acquire(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define smp_store_release(p, v) __atomic_store_n((p), (__typeof__(*(p)))(v), __ATOMIC_RELEASE)
 #define smp_mb() __atomic_thread_fence(__ATOMIC_SEQ_CST)
 #define smp_rmb() __atomic_thread_fence(__ATOMIC_ACQUIRE)
 #define smp_wmb() __atomic_thread_fence(__ATOMIC_RELEASE)
@@ -39,7 +40,7 @@
 /* === RCU publication (the pointer accesses only; grace periods are the
  * program's business) === */
 #define rcu_dereference(p) __atomic_load_n(&(p), __ATOMIC_CONSUME)
-#define rcu_dereference_protected(p, c) (p)
+#define rcu_dereference_protected(p, c) ((void)sizeof(!(c)), (p))
 #define rcu_access_pointer(p) READ_ONCE(p)
 #define rcu_assign_pointer(p, v) __atomic_store_n(&(p), (__typeof__(p))(v), __ATOMIC_RELEASE)
 #define RCU_INIT_POINTER(p, v) WRITE_ONCE(p, v)
