@@ -63,6 +63,14 @@ unit: $(UNIT_BINS)
 check: all unit
 	sh tests/run-all.sh
 
+# Benchmarks: a table, not a test (see bench/).
+bench: all
+	$(MAKE) -C bench
+
+# The long soak (make check runs a short one).
+soak: all
+	SOAK_SECONDS=$${SOAK_SECONDS:-300} sh tests/stress/run.sh
+
 # The README's first command: build, then show a real report.
 demo: all
 	$(B)/bin/ucsan-cc -O2 examples/demo/stats.c -o $(B)/demo-stats
@@ -85,5 +93,5 @@ install: all
 clean:
 	rm -rf $(B)
 
-.PHONY: all unit check demo install clean
+.PHONY: all unit check demo bench soak install clean
 -include $(RT_OBJS:.o=.d)

@@ -90,6 +90,20 @@ void ucsan_flat_atomic_begin(void) UCSAN_NOTHROW_;
 void ucsan_flat_atomic_end(void) UCSAN_NOTHROW_;
 void ucsan_atomic_next(int n) UCSAN_NOTHROW_;
 
+/* === Barriers for weak_memory=1 ===
+ * They order nothing themselves: they tell the runtime that the thread's
+ * pending access is ordered, as the real barrier next to them does:
+ *
+ *     obj->ready = 1;
+ *     ucsan_wmb(); __atomic_thread_fence(__ATOMIC_RELEASE);
+ *
+ * ucsan_mb(): full barrier; ucsan_wmb(): orders writes; ucsan_rmb(): orders
+ * reads; ucsan_release(): a release (orders everything before it). */
+void ucsan_mb(void) UCSAN_NOTHROW_;
+void ucsan_wmb(void) UCSAN_NOTHROW_;
+void ucsan_rmb(void) UCSAN_NOTHROW_;
+void ucsan_release(void) UCSAN_NOTHROW_;
+
 /* === Access mask ===
  * While non-zero, the thread's watched value changes only count inside the
  * mask (used by UCSAN_ASSERT_EXCLUSIVE_BITS). */
@@ -118,6 +132,10 @@ static inline void ucsan_flat_atomic_begin(void) {}
 static inline void ucsan_flat_atomic_end(void) {}
 static inline void ucsan_atomic_next(int n) { (void)n; }
 static inline void ucsan_set_access_mask(unsigned long mask) { (void)mask; }
+static inline void ucsan_mb(void) {}
+static inline void ucsan_wmb(void) {}
+static inline void ucsan_rmb(void) {}
+static inline void ucsan_release(void) {}
 static inline UCSAN_NOTHROW_ struct ucsan_scoped_access *
 ucsan_begin_scoped_access(const volatile void *ptr, size_t size, int type, struct ucsan_scoped_access *sa)
 {

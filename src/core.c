@@ -45,6 +45,10 @@ _Static_assert(sizeof(ucsan_counter_names) / sizeof(ucsan_counter_names[0]) == C
 
 static _Atomic uint32_t thread_counter;
 
+/* weak_memory needs __tsan_func_entry/exit; set by the first entry seen. */
+bool func_hooks_seen;
+static bool warned_no_func_hooks;
+
 /* === Per-thread state === */
 
 static uint64_t splitmix64(uint64_t x)
@@ -122,7 +126,7 @@ static void reset_skip(struct ucsan_ctx *ctx, uint64_t cost_ns, uint64_t now)
 void ucsan_ctx_update_special(struct ucsan_ctx *ctx)
 {
 	bool special = ctx->atomic_nest_count > 0 || ctx->in_flat_atomic || ctx->atomic_next > 0 ||
-		       ctx->access_mask != 0 || ctx->scoped != NULL;
+		       ctx->access_mask != 0 || ctx->scoped != NULL || ctx->reorder.size != 0;
 	if (special == ctx->special)
 		return;
 	if (special) {
@@ -222,8 +226,8 @@ static void delay_access(struct ucsan_ctx *ctx)
  * like booleans (one is zero and bit 0 changed), which usually carry
  * ordering requirements worth a report.
  */
-static bool ignore_value_change(size_t size, int type, struct ucsan_value old, struct ucsan_value new,
-				uint64_t diff)
+bool ucsan_ignore_value_change(size_t size, int type, struct ucsan_value old, struct ucsan_value new,
+			       uint64_t diff)
 {
 	if (!ucsan_opts.permissive || type != 0 || size > sizeof(long))
 		return false;
@@ -272,8 +276,10 @@ static void setup_watchpoint(struct ucsan_ctx *ctx, const volatile void *ptr, si
 	ctx->watching = wp;
 
 	/* Read after inserting, so that a change made by a thread that did not
-	 * see the watchpoint is still observed. */
-	const bool have_value = ucsan_read_value(ptr, size, &old);
+	 * see the watchpoint is still observed. A reordered access is not
+	 * really happening now: its value proves nothing. */
+	const bool is_reorder = (type & UCSAN_ACCESS_SCOPED) && !is_assert;
+	const bool have_value = !is_reorder && ucsan_read_value(ptr, size, &old);
 
 	delay_access(ctx);
 
@@ -286,7 +292,7 @@ static void setup_watchpoint(struct ucsan_ctx *ctx, const volatile void *ptr, si
 			diff_lo &= mask;
 			diff_hi = 0;
 		}
-		if ((diff_lo || diff_hi) && !ignore_value_change(size, type, old, new, diff_lo | diff_hi))
+		if ((diff_lo || diff_hi) && !ucsan_ignore_value_change(size, type, old, new, diff_lo | diff_hi))
 			value_change = VALUE_CHANGE_TRUE;
 	}
 
@@ -311,6 +317,7 @@ static void setup_watchpoint(struct ucsan_ctx *ctx, const volatile void *ptr, si
 			else if (!have_value || is_assert)
 				value_change = VALUE_CHANGE_TRUE;
 		}
+		/* A reordered access never saw a value (kernel: size > 8 rule). */
 		if (is_assert && value_change == VALUE_CHANGE_TRUE)
 			ucsan_counter_add(CTR_ASSERT_FAILURES, 1);
 		ucsan_report_known_origin(ptr, size, type, ip, value_change, (size_t)(wp - ucsan_watchpoints),
@@ -337,6 +344,78 @@ static void setup_watchpoint(struct ucsan_ctx *ctx, const volatile void *ptr, si
 	_Atomic(uint64_t) *other = find_watchpoint((uintptr_t)ptr, size, is_write, &encoded);
 	if (other)
 		consume_watchpoint(ptr, size, type, ip, other, encoded);
+}
+
+/* === Weak memory ===
+ *
+ * As the kernel's KCSAN_WEAK_MEMORY: the thread's last watched plain access
+ * is kept as if the CPU had not yet performed it, and is checked again on
+ * every later runtime entry in the same function -- a racing access then
+ * is a race that exists only because no barrier ordered the two -- until a
+ * barrier that orders it retires it or its function returns.
+ */
+static void set_reorder(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip)
+{
+	if (!ip) {
+		/* The entry points pass no pc: find the access's frame. */
+		uintptr_t pc;
+		if (ucsan_stack_capture(&pc, 1) != 1)
+			return;
+		ip = pc;
+	}
+	if (!warned_no_func_hooks && !func_hooks_seen) {
+		warned_no_func_hooks = true;
+		static const char msg[] = "UCSAN: weak_memory=1 needs function entry/exit instrumentation, "
+					  "which this program lacks: rebuild it with ucsan-cc --ucsan-weak-memory\n";
+		ucsan_log_write(msg, sizeof(msg) - 1);
+	}
+	ctx->reorder.ptr = ptr;
+	ctx->reorder.size = size;
+	ctx->reorder.type = type | UCSAN_ACCESS_SCOPED;
+	ctx->reorder.ip = ip;
+	ctx->reorder.depth = ctx->func_depth;
+	ucsan_ctx_update_special(ctx);
+}
+
+static void check_reorder(struct ucsan_ctx *ctx)
+{
+	if (ctx->reorder.size)
+		ucsan_check_range(ctx->reorder.ptr, ctx->reorder.size, ctx->reorder.type, ctx->reorder.ip);
+}
+
+static void retire_reorder(struct ucsan_ctx *ctx)
+{
+	ctx->reorder.size = 0;
+	ucsan_ctx_update_special(ctx);
+}
+
+void ucsan_barrier(enum ucsan_barrier kind)
+{
+	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	if (!ctx->reorder.size)
+		return;
+	const int t = ctx->reorder.type;
+	const bool is_write = (t & UCSAN_ACCESS_WRITE) != 0, is_rmw = (t & UCSAN_ACCESS_COMPOUND) != 0;
+	bool retire = true;
+	if (kind == BARRIER_WMB)
+		retire = is_write || is_rmw;
+	else if (kind == BARRIER_RMB)
+		retire = !is_write || is_rmw;
+	if (retire)
+		retire_reorder(ctx);
+}
+
+/*
+ * The function that made the pending access returns: check it one last
+ * time (the instrumentation runs before an access, so a write that was
+ * the function's last act is only caught by an access after it), then
+ * forget it.
+ */
+NOINLINE void ucsan_reorder_func_exit(struct ucsan_ctx *ctx)
+{
+	check_reorder(ctx);
+	ctx->reorder.depth = INT_MIN;
+	retire_reorder(ctx);
 }
 
 /* The clock the budget is kept in; free when there is no budget. */
@@ -368,6 +447,10 @@ static void watch(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, 
 	}
 	ctx->disable_count++;
 	setup_watchpoint(ctx, ptr, size, type, ip);
+	/* weak_memory: this access now stays in flight (see reorder). An
+	 * assertion is no access; a masked one has no value to reorder. */
+	if (ucsan_opts.weak_memory && !(type & UCSAN_ACCESS_ASSERT) && !ctx->access_mask)
+		set_reorder(ctx, ptr, size, type, ip);
 	ctx->disable_count--;
 	if (block)
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -411,13 +494,17 @@ static void special_path(struct ucsan_ctx *ctx, const volatile void *ptr, size_t
 		const uint64_t t1 = budget_clock();
 		ctx->saved_skip = new_skip(ctx, t1 - t0, t1);
 	}
-	if (ctx->scoped && !(type & UCSAN_ACCESS_SCOPED))
-		check_scoped_accesses(ctx);
+	if (!(type & UCSAN_ACCESS_SCOPED)) {
+		check_reorder(ctx);
+		if (ctx->scoped)
+			check_scoped_accesses(ctx);
+	}
 }
 
 NOINLINE void ucsan_special_marked(void)
 {
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	check_reorder(ctx);
 	if (ctx->scoped)
 		check_scoped_accesses(ctx);
 }
@@ -432,14 +519,16 @@ NOINLINE void ucsan_slow_path(const volatile void *ptr, size_t size, int type, u
 		if (!ucsan_initialized)
 			ucsan_init();
 		ucsan_ctx_init(ctx);
-		/* No rate known yet: the first period is skip_watch long. */
+		/* No rate known yet: the first period is skip_watch long
+		 * (with skip_watch=0, this very access is watched). */
 		const uint64_t now = budget_clock();
 		const long skip = new_skip(ctx, 0, now);
 		if (ctx->special)
 			ctx->saved_skip = skip;
 		else
 			ctx->skip = skip;
-		return;
+		if (skip > 0)
+			return;
 	}
 	if (unlikely(atomic_load_explicit(&ucsan_deferred_reports, memory_order_relaxed)) &&
 	    !ctx->signal_depth)

@@ -59,6 +59,18 @@ struct ucsan_ctx {
 	struct ucsan_scoped_access *scoped; /* innermost first */
 	long saved_skip;
 
+	/* weak_memory: the last watched plain access, still "in flight" as if
+	 * the CPU had buffered it (size 0: none), and the function depth it
+	 * belongs to; func_depth is kept by __tsan_func_entry/exit. */
+	struct {
+		const volatile void *ptr;
+		size_t size;
+		int type;
+		uintptr_t ip;
+		int depth;
+	} reorder;
+	int func_depth;
+
 	/* overhead_budget: when the current sampling period started, and how
 	 * many plain accesses it was set to skip. */
 	uint64_t period_start_ns;
@@ -112,6 +124,28 @@ NOINLINE void ucsan_slow_path(const volatile void *ptr, size_t size, int type, u
 NOINLINE void ucsan_special_marked(void);
 /* Enter or leave special mode after annotation state changed. */
 void ucsan_ctx_update_special(struct ucsan_ctx *ctx);
+
+/* === Weak memory (core.c) === */
+enum ucsan_barrier {
+	BARRIER_MB,      /* full barrier: retires any pending access */
+	BARRIER_RELEASE, /* release: retires any pending access */
+	BARRIER_WMB,     /* retires a pending write */
+	BARRIER_RMB,     /* retires a pending read */
+};
+/* Set once __tsan_func_entry has run: the program has the hooks. */
+extern bool func_hooks_seen;
+/* A barrier (or an ordering operation) executed by this thread. */
+void ucsan_barrier(enum ucsan_barrier kind);
+/* __tsan_func_exit while a pending access belongs to the returning frame. */
+NOINLINE void ucsan_reorder_func_exit(struct ucsan_ctx *ctx);
+/* The memory order of an atomic operation, for the barrier it implies. */
+static inline void ucsan_atomic_order(int mo)
+{
+	/* release, acq_rel, seq_cst (C11 values 3, 4, 5; flag bits above). */
+	mo &= 0xff;
+	if (mo >= 3 && unlikely(ucsan_ctx_tls.reorder.size != 0))
+		ucsan_barrier(BARRIER_RELEASE);
+}
 /* Checks any size, splitting what one watchpoint cannot encode. */
 void ucsan_check_range(const volatile void *ptr, size_t size, int type, uintptr_t ip);
 void ucsan_ctx_init(struct ucsan_ctx *ctx);
@@ -132,6 +166,10 @@ struct ucsan_value {
 
 /* Reads a 1/2/4/8/16-byte value without faulting; false for other sizes. */
 bool ucsan_read_value(const volatile void *ptr, size_t size, struct ucsan_value *v);
+
+/* permissive=1: is this observed change one the kernel's rules ignore? */
+bool ucsan_ignore_value_change(size_t size, int type, struct ucsan_value old, struct ucsan_value new,
+			       uint64_t diff);
 
 /* === Reports (report.c) === */
 /* Called by the thread that consumed a watchpoint: records its access and

@@ -274,7 +274,12 @@ void ucsan_options_apply_modes(void)
 		ucsan_opts.report_value_change_only = false;
 		ucsan_opts.assume_plain_writes_atomic = false;
 		ucsan_opts.permissive = false;
+		ucsan_opts.weak_memory = true;
 	}
+	/* As in the kernel, where weak memory modeling depends on strict
+	 * mode: the writes it reorders must be watched at all. */
+	if (ucsan_opts.weak_memory && !given("assume_plain_writes_atomic"))
+		ucsan_opts.assume_plain_writes_atomic = false;
 }
 
 void ucsan_options_init(void)

@@ -113,20 +113,19 @@ static const char *access_type_str(int type)
 							    : "assert no writes (scoped)";
 		return (type & UCSAN_ACCESS_WRITE) ? "assert no accesses" : "assert no writes";
 	}
-	static const char *const names[2][2][2] = {
-		/* [compound][write][marked] */
-		{ { "read", "read (marked)" }, { "write", "write (marked)" } },
-		{ { "read", "read (marked)" }, { "read-write", "read-write (marked)" } },
+	/* [scoped][compound][write][marked]. A scoped access that is no
+	 * assertion is a weak_memory access checked as still in flight:
+	 * "reordered", as the kernel says. */
+	static const char *const names[2][2][2][2] = {
+		{ { { "read", "read (marked)" }, { "write", "write (marked)" } },
+		  { { "read", "read (marked)" }, { "read-write", "read-write (marked)" } } },
+		{ { { "read (reordered)", "read (marked, reordered)" },
+		    { "write (reordered)", "write (marked, reordered)" } },
+		  { { "read (reordered)", "read (marked, reordered)" },
+		    { "read-write (reordered)", "read-write (marked, reordered)" } } },
 	};
-	const char *s = names[!!(type & UCSAN_ACCESS_COMPOUND)][!!(type & UCSAN_ACCESS_WRITE)]
-			     [!!(type & UCSAN_ACCESS_ATOMIC)];
-	if (type & UCSAN_ACCESS_SCOPED) {
-		/* Scoped checks are spelled like the kernel's. */
-		if (type & UCSAN_ACCESS_ATOMIC)
-			return (type & UCSAN_ACCESS_WRITE) ? "write (marked, scoped)" : "read (marked, scoped)";
-		return (type & UCSAN_ACCESS_WRITE) ? "write (scoped)" : "read (scoped)";
-	}
-	return s;
+	return names[!!(type & UCSAN_ACCESS_SCOPED)][!!(type & UCSAN_ACCESS_COMPOUND)][!!(type & UCSAN_ACCESS_WRITE)]
+		    [!!(type & UCSAN_ACCESS_ATOMIC)];
 }
 
 static const char *bug_type_str(int type)
@@ -215,6 +214,25 @@ static void print_stack(struct sbuf *sb, const uintptr_t *pcs, int n)
 	}
 }
 
+/* Under a reordered access's stack: where the access was still in flight. */
+static void print_reordered_to(struct sbuf *sb, uintptr_t pc)
+{
+	struct ucsan_frame fr[16];
+	char strbuf[4096];
+	if (!pc)
+		return;
+	int k = ucsan_symbolize(pc, 1, fr, 16, strbuf, sizeof(strbuf));
+	const struct ucsan_frame *real = k > 0 ? &fr[k - 1] : NULL;
+	sb_printf(sb, "  |\n  +-> reordered to:");
+	if (real && real->func) {
+		sb_printf(sb, " %s+0x%lx/0x%lx", real->func, (unsigned long)real->offset, (unsigned long)real->size);
+		print_frame_location(sb, real);
+	} else {
+		sb_printf(sb, " 0x%lx", (unsigned long)pc);
+	}
+	sb_printf(sb, "\n");
+}
+
 static const char *func_name(uintptr_t pc, char *buf, size_t len)
 {
 	const char *name = ucsan_symbol_name(pc - 1, buf, len);
@@ -257,17 +275,21 @@ static uintptr_t func_start(uintptr_t pc)
 	return pc - fr[k - 1].offset;
 }
 
-static int show_from_ip(uintptr_t *pcs, int n, uintptr_t ip)
+static int show_from_ip(uintptr_t *pcs, int n, uintptr_t ip, uintptr_t *replaced)
 {
 	uintptr_t target = func_start(ip);
+	*replaced = 0;
 	for (int i = 0; target && i < n; i++) {
 		if (func_start(pcs[i]) == target) {
+			*replaced = pcs[i];
 			pcs[i] = ip;
 			memmove(pcs, pcs + i, (size_t)(n - i) * sizeof(pcs[0]));
 			return n - i;
 		}
 	}
-	/* Not on the stack (should not happen): put it on top. */
+	/* Not on the stack (its function tail-called the runtime and is
+	 * gone): put it on top; where the thread is now is on top below it. */
+	*replaced = n > 0 ? pcs[0] : 0;
 	if (n == UCSAN_MAX_STACK)
 		n--;
 	memmove(pcs + 1, pcs, (size_t)n * sizeof(pcs[0]));
@@ -275,10 +297,16 @@ static int show_from_ip(uintptr_t *pcs, int n, uintptr_t ip)
 	return n + 1;
 }
 
-static int adjust_stack(const struct access_info *ai, uintptr_t *pcs, int n)
+/* For a reordered access, *reordered_to is where its function is now. */
+static int adjust_stack(const struct access_info *ai, uintptr_t *pcs, int n, uintptr_t *reordered_to)
 {
-	if ((ai->type & UCSAN_ACCESS_SCOPED) && ai->ip)
-		return show_from_ip(pcs, n, ai->ip);
+	uintptr_t replaced = 0;
+	*reordered_to = 0;
+	if (!(ai->type & UCSAN_ACCESS_SCOPED) || !ai->ip)
+		return n;
+	n = show_from_ip(pcs, n, ai->ip, &replaced);
+	if (!(ai->type & UCSAN_ACCESS_ASSERT) && replaced != ai->ip)
+		*reordered_to = replaced;
 	return n;
 }
 
@@ -396,9 +424,10 @@ static bool emit_report(const struct access_info *ai, const struct access_info *
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
 	if (!report_lock(ctx, 10000))
 		return false;
-	npcs = adjust_stack(ai, pcs, npcs);
+	uintptr_t this_reordered = 0, other_reordered = 0;
+	npcs = adjust_stack(ai, pcs, npcs, &this_reordered);
 	if (oai)
-		onpcs = adjust_stack(oai, opcs, onpcs);
+		onpcs = adjust_stack(oai, opcs, onpcs, &other_reordered);
 	const uintptr_t this_frame = pcs[0];
 	const uintptr_t other_frame = oai && onpcs > 0 ? opcs[0] : 0;
 	if (ucsan_race_suppressed(this_frame, other_frame)) {
@@ -427,6 +456,7 @@ static bool emit_report(const struct access_info *ai, const struct access_info *
 		sb_printf(&sb, "BUG: UCSAN: %s in %s / %s\n\n", bug_type_str(ai->type | oai->type), a, b);
 		print_access_line(&sb, "", oai);
 		print_stack(&sb, opcs, onpcs);
+		print_reordered_to(&sb, other_reordered);
 		sb_printf(&sb, "\n");
 		print_access_line(&sb, "", ai);
 	} else {
@@ -435,6 +465,7 @@ static bool emit_report(const struct access_info *ai, const struct access_info *
 		print_access_line(&sb, "race at unknown origin, with ", ai);
 	}
 	print_stack(&sb, pcs, npcs);
+	print_reordered_to(&sb, this_reordered);
 	sb_printf(&sb, "\n");
 	if (vc == VALUE_CHANGE_TRUE && (old.lo != new.lo || old.hi != new.hi))
 		print_value_change(&sb, ai->size, old, new, mask);
@@ -551,14 +582,17 @@ void ucsan_report_known_origin(const volatile void *ptr, size_t size, int type, 
 		ucsan_counter_add(CTR_ENCODING_FALSE_POSITIVES, 1);
 		goto out;
 	}
-	/* An assertion holds whatever the values: always report. */
-	if (vc == VALUE_CHANGE_MAYBE && (oi->ai.type & UCSAN_ACCESS_ASSERT))
+	/* An assertion holds whatever the values, and a reordered access
+	 * (weak_memory) was performed long before: no value change to wait
+	 * for. Always report. */
+	if (vc == VALUE_CHANGE_MAYBE && (oi->ai.type & (UCSAN_ACCESS_ASSERT | UCSAN_ACCESS_SCOPED)))
 		vc = VALUE_CHANGE_TRUE;
 	/* The racing write usually lands right after its thread handed over
 	 * its stack: look once more before concluding nothing changed. */
 	if (vc == VALUE_CHANGE_MAYBE && !mask) {
 		struct ucsan_value now;
-		if (ucsan_read_value(ptr, size, &now) && (now.lo != old.lo || now.hi != old.hi)) {
+		if (ucsan_read_value(ptr, size, &now) && (now.lo != old.lo || now.hi != old.hi) &&
+		    !ucsan_ignore_value_change(size, type, old, now, (now.lo ^ old.lo) | (now.hi ^ old.hi))) {
 			new = now;
 			vc = VALUE_CHANGE_TRUE;
 		}

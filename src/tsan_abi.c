@@ -112,14 +112,25 @@ UCSAN_EXPORT void __tsan_vptr_read(void **vptr_p)
 	check_access(vptr_p, sizeof(void *), PLAIN, 0);
 }
 
-/* Stacks come from unwinding, so function entry/exit need no bookkeeping. */
+/*
+ * Stacks come from unwinding; function entry/exit only keep the depth that
+ * weak_memory scopes its pending access to. ucsan-cc emits them only with
+ * --ucsan-weak-memory.
+ */
 UCSAN_EXPORT void __tsan_func_entry(void *call_pc)
 {
 	(void)call_pc;
+	if (unlikely(!func_hooks_seen))
+		func_hooks_seen = true;
+	ucsan_ctx_tls.func_depth++;
 }
 
 UCSAN_EXPORT void __tsan_func_exit(void)
 {
+	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	if (unlikely(ctx->reorder.size != 0) && ctx->func_depth <= ctx->reorder.depth)
+		ucsan_reorder_func_exit(ctx);
+	ctx->func_depth--;
 }
 
 UCSAN_EXPORT void __tsan_init(void)

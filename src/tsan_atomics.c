@@ -78,6 +78,7 @@ static ALWAYS_INLINE int mo_of(int mo)
 #define DEFINE_RMW(T, n, name, builtin)                                                        \
 	UCSAN_EXPORT T __tsan_atomic##n##_##name(volatile T *a, T v, int mo)                      \
 	{                                                                                      \
+		ucsan_atomic_order(mo);                                                        \
 		check_access(a, sizeof(T), RMW_T, 0);                                \
 		DO_RMW(builtin, a, v, mo)                                                      \
 	}
@@ -85,11 +86,13 @@ static ALWAYS_INLINE int mo_of(int mo)
 #define DEFINE_ATOMICS(T, n)                                                                   \
 	UCSAN_EXPORT T __tsan_atomic##n##_load(const volatile T *a, int mo)                       \
 	{                                                                                      \
+		ucsan_atomic_order(mo);                                                        \
 		check_access(a, sizeof(T), LOAD_T, 0);                               \
 		DO_LOAD(a, mo)                                                                 \
 	}                                                                                      \
 	UCSAN_EXPORT void __tsan_atomic##n##_store(volatile T *a, T v, int mo)                    \
 	{                                                                                      \
+		ucsan_atomic_order(mo);                                                        \
 		check_access(a, sizeof(T), STORE_T, 0);                              \
 		DO_STORE(a, v, mo)                                                             \
 	}                                                                                      \
@@ -103,12 +106,14 @@ static ALWAYS_INLINE int mo_of(int mo)
 	UCSAN_EXPORT int __tsan_atomic##n##_compare_exchange_strong(volatile T *a, T *c, T v,     \
 								  int mo, int fmo)            \
 	{                                                                                      \
+		ucsan_atomic_order(mo);                                                        \
 		check_access(a, sizeof(T), RMW_T, 0);                                \
 		DO_CAS(a, c, v, 0, mo, fmo)                                                    \
 	}                                                                                      \
 	UCSAN_EXPORT int __tsan_atomic##n##_compare_exchange_weak(volatile T *a, T *c, T v,       \
 								int mo, int fmo)              \
 	{                                                                                      \
+		ucsan_atomic_order(mo);                                                        \
 		check_access(a, sizeof(T), RMW_T, 0);                                \
 		DO_CAS(a, c, v, 1, mo, fmo)                                                    \
 	}                                                                                      \
@@ -120,6 +125,7 @@ static ALWAYS_INLINE int mo_of(int mo)
 	UCSAN_EXPORT T __tsan_atomic##n##_compare_exchange_val(volatile T *a, T c, T v, int mo,   \
 							     int fmo)                         \
 	{                                                                                      \
+		ucsan_atomic_order(mo);                                                        \
 		check_access(a, sizeof(T), RMW_T, 0);                                \
 		cas_val_##n(a, &c, v, mo, fmo);                                                \
 		return c;                                                                      \
@@ -135,6 +141,7 @@ DEFINE_ATOMICS(__int128, 128)
 
 UCSAN_EXPORT void __tsan_atomic_thread_fence(int mo)
 {
+	ucsan_atomic_order(mo);
 	switch (mo_of(mo)) {
 	case mo_relaxed: break;
 	case mo_consume:

@@ -18,8 +18,11 @@ for s in tests/build/run.sh tests/unit/run.sh tests/docs/run.sh tests/annotation
 	tests/install/run.sh tests/reliability/run.sh tests/e2e/run.sh; do
 	[ -f "$s" ] && run_suite sh "$s"
 done
-# The kernel's KCSAN test suite, ported: same harness, its own directory.
-[ -d tests/kcsan ] && run_suite env E2E_DIR=tests/kcsan E2E_SUITE=kcsan sh tests/e2e/run.sh
+# The kernel's KCSAN test suite, ported, and the weak-memory tests: same
+# harness, their own directories.
+for d in kcsan weak_memory; do
+	[ -d tests/$d ] && run_suite env E2E_DIR=tests/$d E2E_SUITE=$d sh tests/e2e/run.sh
+done
 
 pass=$(grep -c '^PASS: ' "$log")
 fail=$(grep -c '^FAIL: ' "$log")

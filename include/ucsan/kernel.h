@@ -33,9 +33,30 @@
 /* As in the kernel, these take a pointer: smp_load_acquire(&sig->stats). */
 #define smp_load_acquire(p) __atomic_load_n((p), __ATOMIC_ACQUIRE)
 #define smp_store_release(p, v) __atomic_store_n((p), (__typeof__(*(p)))(v), __ATOMIC_RELEASE)
+/* smp_rmb/smp_wmb order only reads/only writes: the hardware barrier is
+ * inline assembly the runtime does not see, so the runtime is told which
+ * kind it was (ucsan_rmb/ucsan_wmb, free without ucsan). */
+#if defined(__x86_64__) || defined(__i386__)
+#define UCSAN_HW_RMB_() __asm__ __volatile__("" ::: "memory") /* TSO: loads are ordered */
+#define UCSAN_HW_WMB_() __asm__ __volatile__("" ::: "memory") /* TSO: stores are ordered */
+#elif defined(__aarch64__)
+#define UCSAN_HW_RMB_() __asm__ __volatile__("dmb ishld" ::: "memory")
+#define UCSAN_HW_WMB_() __asm__ __volatile__("dmb ishst" ::: "memory")
+#else
+#define UCSAN_HW_RMB_() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define UCSAN_HW_WMB_() __atomic_thread_fence(__ATOMIC_SEQ_CST)
+#endif
 #define smp_mb() __atomic_thread_fence(__ATOMIC_SEQ_CST)
-#define smp_rmb() __atomic_thread_fence(__ATOMIC_ACQUIRE)
-#define smp_wmb() __atomic_thread_fence(__ATOMIC_RELEASE)
+#define smp_rmb()                  \
+	do {                       \
+		ucsan_rmb();       \
+		UCSAN_HW_RMB_();   \
+	} while (0)
+#define smp_wmb()                  \
+	do {                       \
+		ucsan_wmb();       \
+		UCSAN_HW_WMB_();   \
+	} while (0)
 
 /* === RCU publication (the pointer accesses only; grace periods are the
  * program's business) === */

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Barriers for weak_memory: the explicit ucsan_mb/wmb/rmb/release of
+ * ucsan.h, and the release operations hidden in the threading library,
+ * which are interposed to retire the thread's pending access before they
+ * run: unlocking a mutex, spinlock or rwlock, posting a semaphore and
+ * signalling a condition variable all publish what came before.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <semaphore.h>
+
+#include "internal.h"
+
+UCSAN_EXPORT void ucsan_mb(void)
+{
+	ucsan_barrier(BARRIER_MB);
+}
+
+UCSAN_EXPORT void ucsan_wmb(void)
+{
+	ucsan_barrier(BARRIER_WMB);
+}
+
+UCSAN_EXPORT void ucsan_rmb(void)
+{
+	ucsan_barrier(BARRIER_RMB);
+}
+
+UCSAN_EXPORT void ucsan_release(void)
+{
+	ucsan_barrier(BARRIER_RELEASE);
+}
+
+/* Resolves the next definition once; NULL until dlsym has answered. */
+#define REAL(name, type, ...)                                                          \
+	static type (*real_##name)(__VA_ARGS__);                                       \
+	static type (*get_##name(void))(__VA_ARGS__)                                   \
+	{                                                                              \
+		if (!__atomic_load_n(&real_##name, __ATOMIC_ACQUIRE))                  \
+			__atomic_store_n(&real_##name, dlsym(RTLD_NEXT, #name),        \
+					 __ATOMIC_RELEASE);                            \
+		return __atomic_load_n(&real_##name, __ATOMIC_ACQUIRE);                \
+	}
+
+/* A release: retire, then do the real thing. */
+#define RELEASE_OP(name, arg_type)                                                     \
+	REAL(name, int, arg_type)                                                      \
+	UCSAN_EXPORT int name(arg_type x)                                              \
+	{                                                                              \
+		if (unlikely(ucsan_ctx_tls.reorder.size != 0))                         \
+			ucsan_barrier(BARRIER_RELEASE);                                \
+		int (*f)(arg_type) = get_##name();                                     \
+		return f ? f(x) : ENOSYS;                                              \
+	}
+
+RELEASE_OP(pthread_mutex_unlock, pthread_mutex_t *)
+RELEASE_OP(pthread_spin_unlock, pthread_spinlock_t *)
+RELEASE_OP(pthread_rwlock_unlock, pthread_rwlock_t *)
+RELEASE_OP(pthread_cond_signal, pthread_cond_t *)
+RELEASE_OP(pthread_cond_broadcast, pthread_cond_t *)
+RELEASE_OP(sem_post, sem_t *)
+
+/* For tests: the size of the thread's pending (reorderable) access, 0 if
+ * none. Not part of the public API. */
+UCSAN_EXPORT size_t __ucsan_debug_pending_access(void)
+{
+	return ucsan_ctx_tls.reorder.size;
+}

@@ -1,0 +1,80 @@
+// Publication without a release: the writer initializes an object with a
+// plain store, then publishes its pointer with a RELAXED store. On a weakly
+// ordered CPU the reader may see the pointer before the data. Under
+// weak_memory=1 the data store stays "in flight" past the publication and
+// meets the reader's read of it: reported as (reordered).
+//
+// CFLAGS: -O2 -g --ucsan-weak-memory
+// OPTIONS: weak_memory=1 skip_watch=0 udelay_task=20 halt_on_error=1
+// TRIES: 10
+// EXIT: 66
+// EXPECT: ^BUG: UCSAN: data-race in consume / publish$
+// EXPECT-FRAME: ^write \(reordered\) to 0x[0-9a-f]+ of 4 bytes by thread [0-9]+ on cpu [0-9]+:$ => ^ publish\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*publish_relaxed\.c:37$
+// EXPECT-FRAME: ^read to 0x[0-9a-f]+ of 4 bytes by thread [0-9]+ on cpu [0-9]+:$ => ^ consume\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*publish_relaxed\.c:[0-9]+$
+// EXPECT: ^  \+-> reordered to: publish\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*publish_relaxed\.c:[0-9]+$
+
+#include <ucsan/kernel.h>
+
+#include "e2e.h"
+
+#ifndef PUBLISH_ORDER
+#define PUBLISH_ORDER __ATOMIC_RELAXED
+#endif
+
+struct obj {
+	int data;
+};
+
+/* Never reused: a reader may still hold an old one. */
+#define NOBJS (1 << 22)
+static struct obj objs[NOBJS];
+static struct obj *published;
+static int busy;
+long sink;
+
+NOINLINE void publish(struct obj *o, int v)
+{
+	o->data = v; /* line 37: the store that should be ordered before the publication */
+#ifdef PUBLISH_WMB
+	smp_wmb();
+#endif
+	__atomic_store_n(&published, o, PUBLISH_ORDER);
+	/* The writer goes on in the same function: each runtime entry here
+	 * checks the still-pending data store again. */
+	for (int i = 0; i < 200; i++)
+		__atomic_fetch_add(&busy, 1, __ATOMIC_RELAXED);
+}
+
+NOINLINE int consume(void)
+{
+	struct obj *o = __atomic_load_n(&published, __ATOMIC_ACQUIRE);
+	return o ? o->data : 0;
+}
+
+static void *writer(void *arg)
+{
+	(void)arg;
+	for (unsigned i = 1; !e2e_stopped() && i < NOBJS; i++)
+		publish(&objs[i], (int)i);
+	return NULL;
+}
+
+static void *reader(void *arg)
+{
+	long s = 0;
+	(void)arg;
+	while (!e2e_stopped())
+		s += consume();
+	__atomic_store_n(&sink, s, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+#ifndef RUN_MS
+#define RUN_MS 4000
+#endif
+
+int main(void)
+{
+	e2e_race2(writer, reader, RUN_MS);
+	return 0;
+}

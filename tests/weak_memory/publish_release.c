@@ -1,0 +1,11 @@
+// publish_relaxed.c with a release store: the publication orders the data
+// store, so weak_memory=1 finds nothing.
+//
+// CFLAGS: -O2 -g --ucsan-weak-memory -DPUBLISH_ORDER=__ATOMIC_RELEASE
+// OPTIONS: weak_memory=1 skip_watch=0 udelay_task=5 print_stats=1
+// EXIT: 0
+// NOT: BUG: UCSAN
+// EXPECT: ^UCSAN: stats: setup_watchpoints: [0-9]{4,}$
+
+#define RUN_MS 3000
+#include "publish_relaxed.c"
