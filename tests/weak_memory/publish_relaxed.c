@@ -38,7 +38,13 @@ NOINLINE void publish(struct obj *o, int v)
 #ifdef PUBLISH_WMB
 	smp_wmb();
 #endif
+#if defined(PUBLISH_ONCE)
+	WRITE_ONCE(published, o);
+#elif defined(PUBLISH_STORE_RELEASE)
+	smp_store_release(&published, o);
+#else
 	__atomic_store_n(&published, o, PUBLISH_ORDER);
+#endif
 	/* The writer goes on in the same function: each runtime entry here
 	 * checks the still-pending data store again. */
 	for (int i = 0; i < 200; i++)
