@@ -82,6 +82,8 @@ void ucsan_init(void)
 	ctx->disable_count--;
 	ucsan_initialized = true;
 	atomic_store(&state, 2);
+	/* ThreadSanitizer's start-up hook, if the program defines it. */
+	ucsan_tsan_on_initialize();
 }
 
 __attribute__((constructor(101))) static void ucsan_constructor(void)
@@ -101,7 +103,8 @@ __attribute__((destructor(101))) static void ucsan_destructor(void)
 		return;
 	ctx->disable_count++;
 	ucsan_report_at_exit();
-	if (ucsan_reports_printed() > 0) {
+	/* ThreadSanitizer's exit hook may declare the run clean, or failed. */
+	if (ucsan_tsan_on_finalize(ucsan_reports_printed() > 0)) {
 		fflush(NULL); /* exit() would have; _exit() does not */
 		_exit((int)ucsan_opts.exitcode);
 	}

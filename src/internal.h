@@ -218,6 +218,15 @@ void ucsan_output_init(void);
 int ucsan_stack_capture(uintptr_t *pcs, int max);
 bool ucsan_pc_in_runtime(uintptr_t pc);
 
+/* === ThreadSanitizer's interface (tsan_interface.c) === */
+/* Does [addr, addr + size) overlap a range the program annotated with
+ * AnnotateBenignRace[Sized]()? Lock-free; called by the report path. */
+bool ucsan_benign_range(uintptr_t addr, size_t size);
+/* Call the program's __tsan_on_initialize() / __tsan_on_finalize(failed)
+ * if it defines them; the latter returns whether to exit as failed. */
+void ucsan_tsan_on_initialize(void);
+bool ucsan_tsan_on_finalize(bool failed);
+
 /* === Signals (signals.c) === */
 void ucsan_signals_init(void);
 

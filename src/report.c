@@ -422,6 +422,14 @@ static bool emit_report(const struct access_info *ai, const struct access_info *
 			struct ucsan_value new, unsigned long mask)
 {
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	/* A data race on memory annotated with AnnotateBenignRace[Sized]():
+	 * dropped, as under TSan. Assertions are deliberate and stay. */
+	if (!((ai->type | (oai ? oai->type : 0)) & UCSAN_ACCESS_ASSERT) &&
+	    (ucsan_benign_range((uintptr_t)ai->ptr, ai->size) ||
+	     (oai && ucsan_benign_range((uintptr_t)oai->ptr, oai->size)))) {
+		ucsan_counter_add(CTR_RACES_SUPPRESSED, 1);
+		return false;
+	}
 	if (!report_lock(ctx, 10000))
 		return false;
 	uintptr_t this_reordered = 0, other_reordered = 0;

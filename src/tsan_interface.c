@@ -68,7 +68,7 @@ static struct ucsan_ctx *api_ctx(void)
 }
 
 /* Said once per process and kind: the program has a bug, not the runtime.
- * `where` is "at FILE:LINE" when the annotation says, else the caller. */
+ * Names "FILE:LINE" when the annotation passes them, else the caller. */
 static void warn_once(_Atomic int *once, const char *what, const char *file, int line, uintptr_t pc)
 {
 	if (atomic_exchange(once, 1))
@@ -218,6 +218,13 @@ static void benign_add(uintptr_t start, size_t size, const char *what, const cha
 	}
 }
 
+/* The last byte of [start, start + size), size > 0; saturates (a size from
+ * a negative long covers the rest of the address space, as in TSan). */
+static uintptr_t last_byte(uintptr_t start, size_t size)
+{
+	return size - 1 > UINTPTR_MAX - start ? UINTPTR_MAX : start + (size - 1);
+}
+
 /*
  * Does [addr, addr + size) overlap a range annotated as a benign race?
  * TSan's rule: any overlap counts. Called by the report path; lock-free.
@@ -227,13 +234,13 @@ bool ucsan_benign_range(uintptr_t addr, size_t size)
 	int n = atomic_load_explicit(&benign_used, memory_order_acquire);
 	if (size == 0)
 		size = 1;
-	const uintptr_t last = addr + (size - 1);
+	const uintptr_t last = last_byte(addr, size);
 	for (int i = 0; i < n; i++) {
 		size_t sz = atomic_load_explicit(&benign[i].size, memory_order_acquire);
 		if (!sz)
 			continue;
 		uintptr_t s = atomic_load_explicit(&benign[i].start, memory_order_relaxed);
-		if (s <= last && addr <= s + (sz - 1))
+		if (s <= last && addr <= last_byte(s, sz))
 			return true;
 	}
 	return false;
@@ -517,13 +524,16 @@ UCSAN_EXPORT void __tsan_external_write(void *addr, void *caller_pc, void *tag)
 }
 
 /* === Fibers ===
- * A fiber carries what TSan keeps per ThreadState and ucsan per thread: the
- * annotation state of struct ucsan_ctx (checking disabled, atomic regions,
- * access mask, scoped checks, which live on the fiber's stack) and the
- * sampling countdown, plus this file's ignore counters. Switching saves the
- * running fiber's share of the context and loads the target's; thread id,
- * random state and watch bookkeeping stay with the thread. Report stacks
- * are unwound from wherever the access happens, so they are the fiber's.
+ * A fiber carries what TSan keeps per ThreadState and ucsan per thread for
+ * the code running on one stack: the annotation state of struct ucsan_ctx
+ * (checking disabled, atomic regions, access mask, scoped checks, which
+ * live on the fiber's stack), weak_memory's pending access and the call
+ * depth it is scoped to, and this file's ignore counters. Switching saves
+ * the running fiber's share of the context and loads the target's. The
+ * sampling countdown, thread id, random state and watch bookkeeping stay
+ * with the thread: they describe the CPU time it spends, not a stack.
+ * Report stacks are unwound from wherever the access happens, so they are
+ * the fiber's.
  */
 
 #define FIBER_MAGIC 0x75466962u /* "uFib" */
@@ -533,12 +543,13 @@ struct ucsan_fiber {
 	uint32_t magic;
 	bool is_thread; /* a thread's own context (never freed) */
 	/* Saved while not running. */
-	long skip, saved_skip;
 	int disable_count;
-	bool special, in_flat_atomic;
+	bool in_flat_atomic;
 	int atomic_nest_count, atomic_next;
 	unsigned long access_mask;
 	struct ucsan_scoped_access *scoped;
+	__typeof__(((struct ucsan_ctx *)0)->reorder) reorder;
+	int func_depth;
 	struct tsan_state tsan; /* .fiber unused */
 	char name[FIBER_NAME_MAX];
 };
@@ -557,29 +568,33 @@ static struct ucsan_fiber *current_fiber(void)
 
 static void fiber_save(struct ucsan_fiber *f, const struct ucsan_ctx *ctx)
 {
-	f->skip = ctx->skip;
-	f->saved_skip = ctx->saved_skip;
 	f->disable_count = ctx->disable_count;
-	f->special = ctx->special;
 	f->in_flat_atomic = ctx->in_flat_atomic;
 	f->atomic_nest_count = ctx->atomic_nest_count;
 	f->atomic_next = ctx->atomic_next;
 	f->access_mask = ctx->access_mask;
 	f->scoped = ctx->scoped;
+	f->reorder = ctx->reorder;
+	f->func_depth = ctx->func_depth;
 	f->tsan = tsan_tls;
 }
 
 static void fiber_load(const struct ucsan_fiber *f, struct ucsan_ctx *ctx)
 {
-	ctx->skip = f->skip;
-	ctx->saved_skip = f->saved_skip;
+	/* The countdown goes on where the thread left it; whether the new
+	 * state is "special" (every access to the slow path) is recomputed. */
+	const long countdown = ctx->special ? ctx->saved_skip : ctx->skip;
 	ctx->disable_count = f->disable_count;
-	ctx->special = f->special;
 	ctx->in_flat_atomic = f->in_flat_atomic;
 	ctx->atomic_nest_count = f->atomic_nest_count;
 	ctx->atomic_next = f->atomic_next;
 	ctx->access_mask = f->access_mask;
 	ctx->scoped = f->scoped;
+	ctx->reorder = f->reorder;
+	ctx->func_depth = f->func_depth;
+	ctx->special = false;
+	ctx->skip = countdown;
+	ucsan_ctx_update_special(ctx);
 	struct ucsan_fiber *self = tsan_tls.fiber;
 	tsan_tls = f->tsan;
 	tsan_tls.fiber = self;
@@ -604,12 +619,7 @@ UCSAN_EXPORT void *__tsan_create_fiber(unsigned flags)
 	ctx->disable_count--;
 	if (!f)
 		return NULL;
-	f->magic = FIBER_MAGIC;
-	/* A fresh countdown, as a new thread gets. */
-	long n = ucsan_opts.skip_watch;
-	if (n > 0 && ucsan_opts.skip_watch_randomize)
-		n -= (long)(ucsan_rand32(ctx) % (uint32_t)n);
-	f->skip = n;
+	f->magic = FIBER_MAGIC; /* all else zero: checking on, nothing pending */
 	return f;
 }
 

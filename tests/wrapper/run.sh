@@ -86,7 +86,7 @@ runs() {
 instrumented() {
 	why=
 	syms=$(nm "$1" 2>&1) || { why="nm $1 failed: $syms"; return 1; }
-	for s in __tsan_func_entry __tsan_init; do
+	for s in __tsan_init; do
 		printf '%s\n' "$syms" | grep -q " U $s\$" ||
 			why="${why}$1 does not reference $s$NL"
 	done
@@ -600,12 +600,26 @@ for k in $COMPILERS; do
 	fi
 	addbin "$D/usertsan"
 
+	# --- function entry/exit hooks only with --ucsan-weak-memory
+	if run "$D/hooks.log" "$CCW" -O2 -c "$SRC/b.c" -o "$D/nohooks.o" &&
+	   run "$D/hooks2.log" "$CCW" --ucsan-weak-memory -O2 -c "$SRC/b.c" -o "$D/hooks.o"; then
+		if nm "$D/nohooks.o" | grep -q '__tsan_func_entry'; then
+			fail func-hooks "function entry/exit emitted without --ucsan-weak-memory"
+		elif ! nm "$D/hooks.o" | grep -q ' U __tsan_func_entry'; then
+			fail func-hooks "--ucsan-weak-memory did not emit __tsan_func_entry"
+		else
+			pass func-hooks
+		fi
+	else
+		fail func-hooks "build failed" "$D/hooks.log"
+	fi
+
 	# --- gcc: -flto must not lose the instrumentation
 	if [ "$k" = gcc ]; then
 		if ! run "$D/lto.log" "$CCW" -O2 -flto -c "$SRC/b.c" -o "$D/lto-b.o" ||
 		   ! run "$D/lto2.log" "$CCW" -O2 -flto "$SRC/a.c" "$D/lto-b.o" -o "$D/lto"; then
 			fail lto "build failed" "$D/lto.log"
-		elif ! nm "$D/lto" | grep -q ' U __tsan_func_entry'; then
+		elif ! nm "$D/lto" | grep -Eq ' U __tsan_(read|write)[0-9]+$'; then
 			fail lto "the -flto program is not instrumented"
 		elif ! runs "$D/lto.run" sum=27 "$D/lto"; then
 			fail lto "$why" "$D/lto.run"
