@@ -81,9 +81,19 @@ static inline bool ranges_overlap(uintptr_t a1, size_t s1, uintptr_t a2, size_t 
  * wp_base_slot() is the index of the window's first word; the access's own
  * slot is base + UCSAN_CHECK_ADJACENT.
  */
+/* nslots is a power of two: the hot path must not divide. */
 static inline size_t wp_base_slot(uintptr_t addr, size_t nslots)
 {
-	return (size_t)((addr >> UCSAN_SLOT_SHIFT) % nslots);
+	return (size_t)((addr >> UCSAN_SLOT_SHIFT) & (nslots - 1));
+}
+
+/* The table size for a requested number of slots: the next power of two. */
+static inline size_t wp_table_slots(long requested)
+{
+	size_t n = 1;
+	while ((long)n < requested)
+		n <<= 1;
+	return n;
 }
 
 /* Insertion order inside a window: own slot first, then the neighbours. */

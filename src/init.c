@@ -71,7 +71,7 @@ void ucsan_init(void)
 	ctx->disable_count++;
 	ucsan_output_init();
 	ucsan_options_init();
-	ucsan_nslots = (size_t)ucsan_opts.num_watchpoints;
+	ucsan_nslots = wp_table_slots(ucsan_opts.num_watchpoints);
 	atomic_store(&ucsan_enabled, ucsan_opts.enabled);
 	ucsan_intercept_init();
 	ucsan_signals_init();

@@ -60,6 +60,8 @@ int main(void)
 	CHECK("same_page_same_slot", wp_base_slot(0x5000, 64) == wp_base_slot(0x5fff, 64));
 	CHECK("next_page_next_slot", wp_base_slot(0x6000, 64) == wp_base_slot(0x5000, 64) + 1);
 	CHECK("slot_wraps", wp_base_slot(64UL << UCSAN_SLOT_SHIFT, 64) == 0);
+	CHECK("table_pow2", wp_table_slots(1) == 1 && wp_table_slots(64) == 64 && wp_table_slots(65) == 128 &&
+				    wp_table_slots(4096) == 4096 && wp_table_slots(3) == 4);
 	CHECK("slot_in_range", wp_base_slot(0x7fffffffe000, 64) < 64);
 	CHECK("insert_prefers_own_slot", wp_insert_index(10, 0) == 10 + UCSAN_CHECK_ADJACENT);
 	int seen[UCSAN_NUM_SLOTS] = { 0 };

@@ -1,0 +1,349 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+#
+# run.sh BUILD_DIR TOP WORKLOAD... -- the measurement half of `make -C bench`.
+#
+# Runs every workload under six configurations, interleaved (native, floor,
+# ucsan, ucsan-kcsan, tsan-gcc, tsan-clang, native, ...), BENCH_RUNS times
+# each, then prints one table of medians, and the fast-path microbenchmark.
+#
+# Environment:
+#   BENCH_RUNS=N           runs per workload and configuration (default 3)
+#   BENCH_WORKLOADS="a b"  subset of the workloads (default: all)
+#   BENCH_TIMEOUT=S        seconds before a single run is killed (default 300)
+#   BENCH_MICRO_ITERS=N    microbenchmark iterations per access kind (default 50M)
+#
+# Every run must exit 0, print nothing on stderr and print the same result
+# line as the native build; anything else is listed after the tables (a
+# ucsan report on these race-free programs is a false positive). Logs of
+# every run stay in BUILD_DIR/logs, raw numbers in BUILD_DIR/results.txt
+# (workload config run wall-s rss-KiB status cpu-s).
+# Exit status: 0, or 1 if any run misbehaved.
+
+set -u
+
+die() {
+	printf 'bench: %s\n' "$1" >&2
+	exit 2
+}
+
+[ $# -ge 3 ] || die "usage: run.sh BUILD_DIR TOP WORKLOAD..."
+B=$1
+TOP=$2
+shift 2
+WORKLOADS=${BENCH_WORKLOADS:-$*}
+RUNS=${BENCH_RUNS:-3}
+TIMEOUT=${BENCH_TIMEOUT:-300}
+MICRO_ITERS=${BENCH_MICRO_ITERS:-50000000}
+CONFIGS="native floor ucsan ucsan-kcsan tsan-gcc tsan-clang"
+
+case $RUNS in
+'' | *[!0-9]* | 0) die "BENCH_RUNS must be a positive integer" ;;
+esac
+
+now() {
+	date +%s.%N 2>/dev/null | sed 's/N$/0/'
+}
+START=$(now)
+
+RUNONE=$B/runone
+FLOOR_DIR=$(cd "$B/floor/lib" 2>/dev/null && pwd -P) || die "no $B/floor/lib (run make -C bench build)"
+UCSAN_DIR=$(cd "$TOP/build/lib" 2>/dev/null && pwd -P) || die "no $TOP/build/lib (run make)"
+[ -x "$RUNONE" ] || die "no $RUNONE (run make -C bench build)"
+
+# The configurations below set exactly the variables they need.
+unset UCSAN_OPTIONS TSAN_OPTIONS LD_LIBRARY_PATH LD_PRELOAD
+
+LOGS=$B/logs
+DATA=$B/results.txt
+PROBLEMS=$B/problems.txt
+rm -rf "$LOGS"
+mkdir -p "$LOGS"
+: >"$DATA"
+: >"$PROBLEMS"
+
+# --- What the configurations mean on this tree -------------------------
+
+# KCSAN's kernel defaults (randomization stays on, as by default).
+# overhead_budget=0 (fixed sampling) exists only in runtimes with the time
+# budget; without it, setting skip_watch alone is the fixed profile.
+KCSAN_OPTS="skip_watch=4000:udelay_task=80"
+# The fast path alone: a watch every 10^9 accesses, i.e. never.
+NOWATCH_OPTS="skip_watch=1000000000:skip_watch_randomize=0"
+if UCSAN_OPTIONS=overhead_budget=0 "$B/microbench-ucsan" --probe 2>/dev/null; then
+	KCSAN_OPTS="overhead_budget=0:$KCSAN_OPTS"
+	NOWATCH_OPTS="overhead_budget=0:$NOWATCH_OPTS"
+fi
+UCSAN_DEFAULTS=$(UCSAN_OPTIONS=help=1 "$B/microbench-ucsan" --probe 2>&1 |
+	awk '$1 ~ /^(overhead_budget|skip_watch|skip_watch_randomize|udelay_task|delay_randomize)$/ {
+		for (i = 1; i <= NF; i++) if ($i == "default") { v = $(i + 1); sub(/:$/, "", v) }
+		s = s (s ? ":" : "") $1 "=" v
+	} END { print s }')
+
+for w in $WORKLOADS; do
+	[ -x "$B/native/$w" ] && [ -x "$B/ucsan/$w" ] || die "no workload '$w' built in $B (run make -C bench build)"
+done
+
+# The floor must really load the stub.
+first=$(echo $WORKLOADS | awk '{ print $1 }')
+probe_bin=$B/ucsan/$first
+floor_lib=$(LD_LIBRARY_PATH=$FLOOR_DIR ldd "$probe_bin" 2>/dev/null | awk '$1 == "libucsan.so" { print $3 }')
+real_lib=$(ldd "$probe_bin" 2>/dev/null | awk '$1 == "libucsan.so" { print $3 }')
+[ "$floor_lib" = "$FLOOR_DIR/libucsan.so" ] ||
+	die "floor: $probe_bin loads '$floor_lib' under LD_LIBRARY_PATH=$FLOOR_DIR, not the stub"
+[ "$(cd "${real_lib%/*}" && pwd -P)/libucsan.so" = "$UCSAN_DIR/libucsan.so" ] ||
+	die "ucsan: $probe_bin loads '$real_lib', not $UCSAN_DIR/libucsan.so"
+
+binary_of() { # config workload
+	case $1 in
+	native) echo "$B/native/$2" ;;
+	floor | ucsan | ucsan-kcsan) echo "$B/ucsan/$2" ;;
+	*) echo "$B/$1/$2" ;;
+	esac
+}
+
+# run_config CONFIG RESULT_FILE BINARY [ARG...]: runs under runone with the
+# configuration's environment; stdout and stderr as the caller redirects.
+run_config() {
+	c=$1
+	res=$2
+	shift 2
+	case $c in
+	floor) LD_LIBRARY_PATH=$FLOOR_DIR "$RUNONE" "$res" "$TIMEOUT" "$@" ;;
+	ucsan-kcsan) UCSAN_OPTIONS=$KCSAN_OPTS "$RUNONE" "$res" "$TIMEOUT" "$@" ;;
+	*) "$RUNONE" "$res" "$TIMEOUT" "$@" ;;
+	esac
+}
+
+problem() {
+	printf '%s\n' "$1" >>"$PROBLEMS"
+}
+
+# --- The workloads, interleaved ---------------------------------------
+
+printf 'bench: %s run(s) of: %s\n' "$RUNS" "$WORKLOADS" >&2
+run=1
+while [ "$run" -le "$RUNS" ]; do
+	printf 'bench: run %s/%s:' "$run" "$RUNS" >&2
+	for w in $WORKLOADS; do
+		printf ' %s' "$w" >&2
+		for c in $CONFIGS; do
+			bin=$(binary_of "$c" "$w")
+			if [ ! -x "$bin" ]; then
+				echo "$w $c $run - - n/a" >>"$DATA"
+				continue
+			fi
+			log=$LOGS/$w.$c.$run
+			if ! run_config "$c" "$log.res" "$bin" >"$log.out" 2>"$log.err"; then
+				echo "$w $c $run - - runone-failed" >>"$DATA"
+				problem "$w/$c run $run: could not be run (see $log.err)"
+				continue
+			fi
+			read -r secs rss status cpu <"$log.res"
+			echo "$w $c $run $secs $rss $status $cpu" >>"$DATA"
+			if [ "$status" != 0 ]; then
+				problem "$w/$c run $run: exit status $status (see $log.err)"
+			fi
+			if [ -s "$log.err" ]; then
+				problem "$w/$c run $run: printed on stderr (see $log.err): $(head -n 3 "$log.err" | tr '\n' ' ' | cut -c 1-200)"
+			fi
+			ref=$LOGS/$w.native.1.out
+			if [ "$c" != native ] && [ -s "$ref" ] && ! cmp -s "$ref" "$log.out"; then
+				problem "$w/$c run $run: result differs from native: $(head -n 1 "$log.out")"
+			fi
+		done
+	done
+	printf '\n' >&2
+	run=$((run + 1))
+done
+
+# --- The microbenchmark -------------------------------------------------
+
+MICRO=$B/micro.txt
+: >"$MICRO"
+printf 'bench: microbenchmark, %s run(s):' "$RUNS" >&2
+run=1
+while [ "$run" -le "$RUNS" ]; do
+	for m in native floor nowatch ucsan; do
+		case $m in
+		native) bin=$B/microbench-native ;;
+		*) bin=$B/microbench-ucsan ;;
+		esac
+		log=$LOGS/micro.$m.$run
+		case $m in
+		floor) LD_LIBRARY_PATH=$FLOOR_DIR "$bin" "$MICRO_ITERS" >"$log.out" 2>"$log.err" ;;
+		nowatch) UCSAN_OPTIONS=$NOWATCH_OPTS "$bin" "$MICRO_ITERS" >"$log.out" 2>"$log.err" ;;
+		*) "$bin" "$MICRO_ITERS" >"$log.out" 2>"$log.err" ;;
+		esac
+		st=$?
+		[ "$st" = 0 ] || problem "microbench/$m run $run: exit status $st (see $log.err)"
+		[ -s "$log.err" ] && problem "microbench/$m run $run: printed on stderr (see $log.err)"
+		awk -v m="$m" '{ print m, $1, $2 }' "$log.out" >>"$MICRO"
+	done
+	printf ' %s' "$run" >&2
+	run=$((run + 1))
+done
+printf '\n' >&2
+
+# --- The tables ---------------------------------------------------------
+
+echo
+echo "ucsan benchmark: absolute times vary with the machine and its load; the ratios are the point."
+echo "$(uname -m), $(nproc 2>/dev/null || echo '?') CPUs; median of $RUNS run(s), interleaved; wall seconds; RSS = peak resident set (MiB)."
+echo
+
+awk -v runs="$RUNS" -v workloads="$WORKLOADS" '
+function median(key,   n, i, j, t, a) {
+	n = cnt[key]
+	if (n == 0) return -1
+	for (i = 1; i <= n; i++) a[i] = val[key, i]
+	for (i = 2; i <= n; i++) {          # insertion sort, n is small
+		t = a[i]
+		for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]
+		a[j + 1] = t
+	}
+	return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+function secs(x) { return x < 0 ? "n/a" : sprintf(x < 10 ? "%.3f" : "%.2f", x) }
+function ratio(a, b) { return (a < 0 || b <= 0) ? "n/a" : sprintf("%.2f", a / b) }
+function mib(x) { if (x < 0) return "n/a"; x /= 1024; return sprintf(x < 100 ? "%.1f" : "%.0f", x) }
+function gacc(col, x) { if (x > 0) { glog[col] += log(x); gn[col]++ } }
+function gmean(col) { return gn[col] == nw ? exp(glog[col] / gn[col]) : -1 }
+# One Markdown table row; column 1 left-aligned, the others right-aligned.
+function row(cells,   i, line) {
+	line = "|"
+	for (i = 1; i <= ncol; i++)
+		line = line sprintf(i == 1 ? " %-" width[i] "s |" : " %" width[i] "s |", cells[i])
+	print line
+}
+function rule(   i, line, dashes) {
+	line = "|"
+	for (i = 1; i <= ncol; i++) {
+		dashes = sprintf("%" (width[i] + 1) "s", ""); gsub(/ /, "-", dashes)
+		line = line (i == 1 ? "-" dashes : dashes ":") "|"
+	}
+	print line
+}
+# Medians over runs that finished (a ucsan report, exit 66, still counts).
+$6 == "0" || $6 == "66" {
+	k = $1 SUBSEP $2
+	cnt[k]++; val[k, cnt[k]] = $4
+	kr = $1 SUBSEP $2 SUBSEP "rss"
+	cnt[kr]++; val[kr, cnt[kr]] = $5
+}
+END {
+	nw = split(workloads, W, " ")
+	nc = split("native floor ucsan ucsan-kcsan tsan-gcc tsan-clang", C, " ")
+	ncol = split("workload|native s|floor s|ucsan s|ucsan-kcsan s|tsan-gcc s|tsan-clang s|" \
+		"ucsan/floor|ucsan/native|ucsan/tsan-gcc|ucsan/tsan-clang|" \
+		"RSS MiB native/ucsan/tsan-gcc/tsan-clang", head, "|")
+	for (i = 1; i <= ncol; i++) width[i] = length(head[i])
+	width[1] = 9
+	row(head)
+	rule()
+	for (i = 1; i <= nw + 1; i++) {
+		w = i <= nw ? W[i] : "geomean"
+		for (j = 1; j <= nc; j++) {
+			if (i <= nw) {
+				t[C[j]] = median(w SUBSEP C[j])
+				r[C[j]] = median(w SUBSEP C[j] SUBSEP "rss")
+				gacc("t" C[j], t[C[j]]); gacc("r" C[j], r[C[j]])
+			} else {
+				t[C[j]] = gmean("t" C[j]); r[C[j]] = gmean("r" C[j])
+			}
+		}
+		cell[1] = w
+		for (j = 1; j <= nc; j++) cell[j + 1] = secs(t[C[j]])
+		cell[8] = ratio(t["ucsan"], t["floor"])
+		cell[9] = ratio(t["ucsan"], t["native"])
+		cell[10] = ratio(t["ucsan"], t["tsan-gcc"])
+		cell[11] = ratio(t["ucsan"], t["tsan-clang"])
+		cell[12] = mib(r["native"]) " / " mib(r["ucsan"]) " / " mib(r["tsan-gcc"]) " / " mib(r["tsan-clang"])
+		row(cell)
+	}
+}' "$DATA"
+
+echo
+echo "native: cc -O2.  floor: the ucsan-cc binary (compiler: ${UCSAN_CC:-cc}) on an empty runtime (bench/floor_runtime.c)."
+echo "ucsan: the same binary on build/lib/libucsan.so, default options"
+echo "  ($UCSAN_DEFAULTS)."
+echo "ucsan-kcsan: the same, UCSAN_OPTIONS=$KCSAN_OPTS (KCSAN's kernel defaults)."
+echo "tsan-gcc / tsan-clang: gcc / clang -O2 -fsanitize=thread with their own runtimes, default TSAN_OPTIONS."
+for c in tsan-gcc tsan-clang; do
+	if grep -q " $c .* n/a\$" "$DATA"; then
+		echo "$c: not built for every workload (the compiler or its TSan runtime failed; see $B/$c/*.log)."
+	fi
+done
+
+echo
+echo "Fast path: ns per instrumented access, one thread, $MICRO_ITERS iterations, best of $RUNS run(s) (bench/microbench.c)."
+echo
+awk '
+{
+	k = $1 SUBSEP $2
+	if (!(k in ns) || $3 < ns[k]) ns[k] = $3
+	if (!($2 in seen)) { seen[$2] = 1; order[++n] = $2 }
+}
+function f(m, k) { return ((m, k) in ns) ? sprintf("%.2f", ns[m, k]) : "n/a" }
+function d(m, k) { return ((m, k) in ns && ("floor", k) in ns) ? sprintf("%+.2f", ns[m, k] - ns["floor", k]) : "n/a" }
+function row(cells,   i, line) {
+	line = "|"
+	for (i = 1; i <= ncol; i++)
+		line = line sprintf(i == 1 ? " %-" width[i] "s |" : " %" width[i] "s |", cells[i])
+	print line
+}
+function rule(   i, line, dashes) {
+	line = "|"
+	for (i = 1; i <= ncol; i++) {
+		dashes = sprintf("%" (width[i] + 1) "s", ""); gsub(/ /, "-", dashes)
+		line = line (i == 1 ? "-" dashes : dashes ":") "|"
+	}
+	print line
+}
+END {
+	label["read"] = "plain read (8 B)"
+	label["write"] = "plain write (8 B, aligned)"
+	label["marked"] = "marked (atomic load, 8 B)"
+	label["range"] = "range (64 B struct copy)"
+	ncol = split("access|native ns|floor ns|ucsan ns, no watches|ucsan ns, default|" \
+		"no watches - floor|default - floor", head, "|")
+	for (i = 1; i <= ncol; i++) width[i] = length(head[i])
+	width[1] = 26
+	row(head)
+	rule()
+	for (i = 1; i <= n; i++) {
+		k = order[i]
+		cell[1] = (k in label) ? label[k] : k
+		cell[2] = f("native", k); cell[3] = f("floor", k)
+		cell[4] = f("nowatch", k); cell[5] = f("ucsan", k)
+		cell[6] = d("nowatch", k); cell[7] = d("ucsan", k)
+		row(cell)
+	}
+}' "$MICRO"
+echo
+echo "native: the loop without instrumentation.  floor: the ucsan-cc binary on the empty runtime."
+echo "no watches: UCSAN_OPTIONS=$NOWATCH_OPTS, the per-access check alone."
+echo "default: ucsan's default options, watches included.  range: a struct copy, for which gcc emits"
+echo "__tsan_read_range and __tsan_write_range (clang: a call to memcpy, which ucsan intercepts)."
+
+END=$(now)
+echo
+if [ -s "$PROBLEMS" ]; then
+	echo "PROBLEMS ($(wc -l <"$PROBLEMS") runs misbehaved; a ucsan report here is a false positive):"
+	sed 's/^/  /' "$PROBLEMS"
+	first_report=$(grep -l 'UCSAN' "$LOGS"/*.err 2>/dev/null | head -n 1)
+	if [ -n "$first_report" ]; then
+		echo "First ucsan report ($first_report):"
+		head -n 40 "$first_report" | sed 's/^/  /'
+	fi
+	status=1
+else
+	echo "All runs exited 0, printed nothing on stderr and agreed with the native result: no reports."
+	status=0
+fi
+awk -v a="$START" -v b="$END" -v s="${BENCH_START:-}" 'BEGIN {
+	printf "bench: measured in %.0f s", b - a
+	if (s != "") printf " (%.0f s with the build)", b - s
+	printf "\n"
+}'
+exit $status
