@@ -160,12 +160,15 @@ void ucsan_reset_after_fork(void)
  * (seccomp), fall back to a plain read of memory the program just touched. */
 static _Atomic int safe_read_broken;
 
+/* Cached: getpid() is a system call, and fork() updates it (init.c). */
+int ucsan_pid;
+
 static bool read_bytes(const volatile void *ptr, void *dst, size_t size)
 {
 	if (!atomic_load_explicit(&safe_read_broken, memory_order_relaxed)) {
 		struct iovec local = { dst, size };
 		struct iovec remote = { (void *)(uintptr_t)ptr, size };
-		ssize_t n = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+		ssize_t n = process_vm_readv(ucsan_pid, &local, 1, &remote, 1, 0);
 		if (n == (ssize_t)size)
 			return true;
 		if (n < 0 && errno != ENOSYS && errno != EPERM)
@@ -595,6 +598,16 @@ NOINLINE void ucsan_found_watchpoint(const volatile void *ptr, size_t size, int 
 
 	ctx->disable_count++;
 	consume_watchpoint(ptr, size, type, ip, wp, encoded);
+	/* Several threads may be watching the location (after a barrier,
+	 * say): each of them raced with this access and is owed its stack,
+	 * or it would report an unknown origin. A consumed slot no longer
+	 * matches, so each lookup finds the next one. */
+	for (int i = 1; i < UCSAN_NUM_SLOTS; i++) {
+		wp = find_watchpoint((uintptr_t)ptr, size, (type & UCSAN_ACCESS_WRITE) != 0, &encoded);
+		if (!wp || wp == ctx->watching)
+			break;
+		consume_watchpoint(ptr, size, type, ip, wp, encoded);
+	}
 	ctx->disable_count--;
 }
 

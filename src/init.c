@@ -50,6 +50,7 @@ void ucsan_cpu_relax(void)
 
 static void atfork_child(void)
 {
+	ucsan_pid = (int)getpid();
 	ucsan_reset_after_fork();
 	ucsan_report_reset_after_fork();
 	ucsan_output_reset_after_fork();
@@ -69,6 +70,7 @@ void ucsan_init(void)
 
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
 	ctx->disable_count++;
+	ucsan_pid = (int)getpid();
 	ucsan_output_init();
 	ucsan_options_init();
 	ucsan_nslots = wp_table_slots(ucsan_opts.num_watchpoints);

@@ -231,6 +231,7 @@ bool ucsan_tsan_on_finalize(bool failed);
 void ucsan_signals_init(void);
 
 /* === Misc (init.c) === */
+extern int ucsan_pid; /* this process's pid; updated in a fork child */
 void ucsan_init(void);
 extern bool ucsan_initialized;
 int ucsan_gettid(void);

@@ -15,7 +15,8 @@ for t in build/tests/unit/test_*; do
 	[ -x "$t" ] && run_suite "$t"
 done
 for s in tests/build/run.sh tests/unit/run.sh tests/docs/run.sh tests/annotations/run.sh tests/wrapper/run.sh \
-	tests/install/run.sh tests/reliability/run.sh tests/e2e/run.sh tests/tsan_compat/run.sh; do
+	tests/install/run.sh tests/reliability/run.sh tests/e2e/run.sh tests/tsan_compat/run.sh \
+	tests/openmp/run.sh; do
 	[ -f "$s" ] && run_suite sh "$s"
 done
 # The kernel's KCSAN test suite, ported, and the weak-memory tests: same
