@@ -114,7 +114,23 @@ static bool int_in_range(const char *name, long v)
 		return true;
 	if (!strcmp(name, "overhead_budget"))
 		return v >= 0 && v <= 100;
+	if (!strcmp(name, "skip_watch") || !strcmp(name, "report_once_in_ms"))
+		return v >= 0 && v <= (1L << 30); /* the random draw is 32-bit */
 	return v >= 0;
+}
+
+/* A value as it may appear in a one-line message: control characters
+ * shown as '?', long values cut. Not reentrant; start-up only. */
+static const char *printable(const char *val)
+{
+	static char buf[72];
+	size_t i = 0;
+	for (; val[i] && i < 64; i++)
+		buf[i] = (unsigned char)val[i] < 0x20 || val[i] == 0x7f ? '?' : val[i];
+	if (val[i])
+		buf[i++] = '.', buf[i++] = '.', buf[i++] = '.';
+	buf[i] = '\0';
+	return buf;
 }
 
 static bool set_option(const struct opt_desc *o, const char *val, char *err, unsigned long errlen)
@@ -145,7 +161,7 @@ static bool set_option(const struct opt_desc *o, const char *val, char *err, uns
 	}
 	}
 bad:
-	snprintf(err, errlen, "UCSAN: invalid value '%s' for option '%s'", val, o->name);
+	snprintf(err, errlen, "UCSAN: invalid value '%s' for option '%s'", printable(val), o->name);
 	return false;
 }
 
@@ -212,20 +228,24 @@ bool ucsan_options_parse(const char *str, char *err, unsigned long errlen)
 		}
 		key[kn] = '\0';
 		if (*p != '=') {
-			snprintf(err, errlen, "UCSAN: option '%s' has no value (expected %s=VALUE)", key, key);
+			snprintf(err, errlen, "UCSAN: option '%s' has no value (expected KEY=VALUE)", printable(key));
 			return false;
 		}
 		p++;
 		size_t vn = 0;
 		char quote = (*p == '"' || *p == '\'') ? *p++ : 0;
 		while (*p && (quote ? *p != quote : !is_sep(*p))) {
-			if (vn + 1 < sizeof(val))
-				val[vn++] = *p;
+			if (vn + 1 >= sizeof(val)) {
+				snprintf(err, errlen, "UCSAN: value of option '%s' is too long (at most %zu bytes)",
+					 printable(key), sizeof(val) - 1);
+				return false;
+			}
+			val[vn++] = *p;
 			p++;
 		}
 		if (quote) {
 			if (*p != quote) {
-				snprintf(err, errlen, "UCSAN: unterminated quote in value of option '%s'", key);
+				snprintf(err, errlen, "UCSAN: unterminated quote in value of option '%s'", printable(key));
 				return false;
 			}
 			p++;
@@ -241,7 +261,7 @@ bool ucsan_options_parse(const char *str, char *err, unsigned long errlen)
 			continue;
 		}
 		if (!o) {
-			snprintf(err, errlen, "UCSAN: unknown option '%s' (UCSAN_OPTIONS=help=1 lists them)", key);
+			snprintf(err, errlen, "UCSAN: unknown option '%s' (UCSAN_OPTIONS=help=1 lists them)", printable(key));
 			return false;
 		}
 		if (!set_option(o, val, err, errlen))

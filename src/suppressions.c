@@ -30,19 +30,33 @@ static int npatterns;
  */
 static bool match_prefix(const char *p, const char *s)
 {
-	if (!*p)
-		return true;
-	if (*p == '$' && !p[1])
-		return !*s;
-	if (*p == '*') {
-		for (;; s++) {
-			if (match_prefix(p + 1, s))
+	/* Iterative, backtracking to the last '*' only: linear space and no
+	 * recursion, whatever the pattern (the fuzzer found deep recursion). */
+	size_t pl = strlen(p);
+	const bool anchored = pl > 0 && p[pl - 1] == '$';
+	if (anchored)
+		pl--;
+	size_t pi = 0, star = (size_t)-1;
+	const char *star_s = NULL;
+	for (;;) {
+		if (pi == pl) {
+			if (!anchored || !*s)
 				return true;
-			if (!*s)
-				return false;
+		} else if (p[pi] == '*') {
+			star = pi++;
+			star_s = s;
+			continue;
+		} else if (*s && p[pi] == *s) {
+			pi++;
+			s++;
+			continue;
 		}
+		/* Mismatch: let the last '*' swallow one more character. */
+		if (star == (size_t)-1 || !*star_s)
+			return false;
+		pi = star + 1;
+		s = ++star_s;
 	}
-	return *s == *p && match_prefix(p + 1, s + 1);
 }
 
 bool ucsan_template_match(const char *pattern, const char *str)

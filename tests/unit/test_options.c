@@ -57,6 +57,7 @@ int main(void)
 	CHECK("exitcode_range", !parse("exitcode=256") && parse("exitcode=0"));
 	CHECK("tsan_only_key_accepted", parse("history_size=3:report_bugs=0:skip_watch=9") && ucsan_opts.skip_watch == 9);
 	CHECK("budget_default_on", parse("") && ucsan_opts.overhead_budget == 5);
+	CHECK("skip_watch_range", !parse("skip_watch=8589934592") && parse("skip_watch=1073741824"));
 	CHECK("err_prefix", !parse("x=1") && !strncmp(err, "UCSAN: ", 7));
 	return failures != 0;
 }
