@@ -80,7 +80,7 @@ void ucsan_init(void)
 	ucsan_stacktrace_init();
 	ucsan_report_init();
 	ucsan_suppressions_init();
-	pthread_atfork(NULL, NULL, atfork_child);
+	pthread_atfork(ucsan_report_fork_prepare, ucsan_report_fork_parent, atfork_child);
 	ctx->disable_count--;
 	ucsan_initialized = true;
 	atomic_store(&state, 2);

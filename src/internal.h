@@ -184,6 +184,8 @@ void ucsan_report_known_origin(const volatile void *ptr, size_t size, int type, 
 void ucsan_report_unknown_origin(const volatile void *ptr, size_t size, int type, uintptr_t ip,
 				 struct ucsan_value old, struct ucsan_value new, unsigned long mask);
 void ucsan_report_reset_after_fork(void);
+void ucsan_report_fork_prepare(void);
+void ucsan_report_fork_parent(void);
 /* Reports made inside signal handlers, parked until it is safe to
  * symbolize: printed by ucsan_report_flush_deferred() outside handlers. */
 extern _Atomic int ucsan_deferred_reports;

@@ -629,9 +629,34 @@ void ucsan_report_init(void)
 		start_cwd_len = 0; /* "/" : keep absolute paths */
 }
 
+/*
+ * fork() waits for a report being printed in another thread (bounded):
+ * forking in the middle of one would leave the child with the unwinder's
+ * and symbolizer's internal locks held by a thread it does not have.
+ */
+static bool fork_locked;
+
+void ucsan_report_fork_prepare(void)
+{
+	fork_locked = report_lock(&ucsan_ctx_tls, 2000);
+}
+
+void ucsan_report_fork_parent(void)
+{
+	if (fork_locked)
+		report_unlock();
+	fork_locked = false;
+}
+
 void ucsan_report_reset_after_fork(void)
 {
-	/* Threads holding the lock or filling infos do not exist in the child. */
+	/* Threads holding the lock or filling infos do not exist in the child,
+	 * and the parent's reports are not the child's: its rate limit and
+	 * its exit status start afresh. */
+	fork_locked = false;
+	memset(report_times, 0, sizeof(report_times));
+	for (int i = 0; i < CTR_COUNT; i++)
+		atomic_store_explicit(&ucsan_counters[i], 0, memory_order_relaxed);
 	atomic_store_explicit(&report_owner, 0, memory_order_relaxed);
 	for (size_t i = 0; i < sizeof(other_infos) / sizeof(other_infos[0]); i++)
 		atomic_store_explicit(&other_infos[i].state, INFO_EMPTY, memory_order_relaxed);

@@ -16,9 +16,12 @@ for t in build/tests/unit/test_*; do
 done
 for s in tests/build/run.sh tests/unit/run.sh tests/docs/run.sh tests/annotations/run.sh tests/wrapper/run.sh \
 	tests/install/run.sh tests/reliability/run.sh tests/e2e/run.sh tests/tsan_compat/run.sh \
-	tests/openmp/run.sh; do
+	tests/openmp/run.sh tests/stress/options.sh; do
 	[ -f "$s" ] && run_suite sh "$s"
 done
+# Short soak and fuzzing (make soak and tests/fuzz/run.sh SECONDS go longer).
+run_suite env SOAK_SECONDS=10 sh tests/stress/run.sh
+run_suite sh tests/fuzz/run.sh 30
 # The kernel's KCSAN test suite, ported, and the weak-memory tests: same
 # harness, their own directories.
 for d in kcsan weak_memory; do

@@ -1,0 +1,89 @@
+// A child that runs the very race its parent just reported reports it
+// itself: the report_once_in_ms memory of the parent's reports is not the
+// child's (the child's reports go to its own PATH.PID with log_path, and
+// its exit status is its own). The parent reports reader / writer, stops
+// racing, forks; the child races the same pair for up to 5 s, well within
+// report_once_in_ms (60 s here, so that a slow machine cannot let the
+// parent's memory of the report expire), and must print a report with its
+// own PID and exit 66.
+//
+// OPTIONS: skip_watch=0 report_once_in_ms=60000
+// TRIES: 3
+// EXIT: 66
+// EXPECT: ^rel: the child reported the parent's race again, with its own pid$
+
+#include "rel_support.h"
+
+static int shared;
+long sink;
+
+NOINLINE int reader(void)
+{
+	return shared;
+}
+
+NOINLINE void writer(int v)
+{
+	shared = v;
+}
+
+static void *reader_thread(void *arg)
+{
+	long sum = 0;
+
+	(void)arg;
+	while (!e2e_stopped())
+		sum += reader();
+	__atomic_store_n(&sink, sum, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static void *writer_thread(void *arg)
+{
+	int i = 0;
+
+	(void)arg;
+	while (!e2e_stopped())
+		writer(++i);
+	return NULL;
+}
+
+/* Races until a reader / writer report with this pid shows up (at most ms). */
+static int race_until_reported(long ms)
+{
+	int found;
+	pthread_t r, w;
+
+	__atomic_store_n(&e2e_stop_flag, 0, __ATOMIC_RELAXED);
+	r = e2e_spawn(reader_thread, NULL);
+	w = e2e_spawn(writer_thread, NULL);
+	found = rel_wait_for_report("reader / writer", (int)getpid(), ms);
+	__atomic_store_n(&e2e_stop_flag, 1, __ATOMIC_RELAXED);
+	e2e_join(r);
+	e2e_join(w);
+	return found;
+}
+
+int main(void)
+{
+	int status;
+	pid_t pid;
+
+	e2e_require_runtime();
+	if (!race_until_reported(5000))
+		return 0; /* not caught (or stderr is no file): retry */
+	pid = fork();
+	if (pid < 0)
+		e2e_die("fork", errno);
+	if (pid == 0)
+		_exit(race_until_reported(5000) ? 66 : 0);
+	if (waitpid(pid, &status, 0) != pid)
+		e2e_die("waitpid", errno);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 66)
+		fprintf(stderr, "rel: the child reported the parent's race again, with its own pid\n");
+	else
+		fprintf(stderr, "e2e: no report of reader / writer with the child's pid "
+			"(status 0x%x): the parent's report_once_in_ms memory silenced it\n",
+			status);
+	return 0;
+}
