@@ -16,7 +16,7 @@ for t in build/tests/unit/test_*; do
 done
 for s in tests/build/run.sh tests/unit/run.sh tests/docs/run.sh tests/annotations/run.sh tests/wrapper/run.sh \
 	tests/install/run.sh tests/reliability/run.sh tests/e2e/run.sh tests/tsan_compat/run.sh \
-	tests/openmp/run.sh tests/stress/options.sh; do
+	tests/openmp/run.sh tests/stress/options.sh tests/examples/run.sh; do
 	[ -f "$s" ] && run_suite sh "$s"
 done
 # Short soak and fuzzing (make soak and tests/fuzz/run.sh SECONDS go longer).
