@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
@@ -35,6 +36,8 @@ void ucsan_output_init(void)
  * away must not raise SIGPIPE in the program, so SIGPIPE is blocked around
  * the write and one we caused is consumed.
  */
+static _Atomic int stuck_fd; /* fd + 1 of a destination that stayed full */
+
 void ucsan_write_fd(int fd, const char *buf, size_t len)
 {
 	sigset_t pipe_set, old, pending;
@@ -45,9 +48,15 @@ void ucsan_write_fd(int fd, const char *buf, size_t len)
 	const bool already_pending = sigismember(&pending, SIGPIPE);
 	bool caused_epipe = false;
 
-	for (int waits = 0; len > 0 && waits < 10;) {
+	/* Once a destination stayed full for the whole grace period, later
+	 * writes only take what fits now: the program pays that second once,
+	 * not once per report. */
+	const int max_waits = atomic_load_explicit(&stuck_fd, memory_order_relaxed) == fd + 1 ? 1 : 10;
+	const int wait_ms = max_waits == 1 ? 0 : 100;
+	int waits = 0;
+	while (len > 0 && waits < max_waits) {
 		struct pollfd p = { .fd = fd, .events = POLLOUT };
-		int r = poll(&p, 1, 100);
+		int r = poll(&p, 1, wait_ms);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r == 0) {
@@ -68,6 +77,7 @@ void ucsan_write_fd(int fd, const char *buf, size_t len)
 		len -= (size_t)n;
 	}
 
+	atomic_store_explicit(&stuck_fd, len > 0 && waits >= max_waits ? fd + 1 : 0, memory_order_relaxed);
 	if (caused_epipe && !already_pending) {
 		struct timespec zero = { 0, 0 };
 		sigtimedwait(&pipe_set, NULL, &zero);

@@ -21,7 +21,7 @@ for s in tests/build/run.sh tests/unit/run.sh tests/docs/run.sh tests/annotation
 done
 # Short soak and fuzzing (make soak and tests/fuzz/run.sh SECONDS go longer).
 run_suite env SOAK_SECONDS=10 sh tests/stress/run.sh
-run_suite sh tests/fuzz/run.sh 30
+run_suite sh tests/fuzz/run.sh 60
 # The kernel's KCSAN test suite, ported, and the weak-memory tests: same
 # harness, their own directories.
 for d in kcsan weak_memory; do
