@@ -260,6 +260,8 @@ static _Atomic(uint64_t) *insert_watchpoint(uintptr_t addr, size_t size, bool is
 	return NULL;
 }
 
+static uint64_t budget_clock(void);
+
 static void setup_watchpoint(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type,
 			     uintptr_t ip)
 {
@@ -324,15 +326,20 @@ static void setup_watchpoint(struct ucsan_ctx *ctx, const volatile void *ptr, si
 		/* A reordered access never saw a value (kernel: size > 8 rule). */
 		if (is_assert && value_change == VALUE_CHANGE_TRUE)
 			ucsan_counter_add(CTR_ASSERT_FAILURES, 1);
+		const uint64_t r0 = budget_clock();
 		ucsan_report_known_origin(ptr, size, type, ip, value_change, (size_t)(wp - ucsan_watchpoints),
 					  old, new, mask);
+		ctx->report_ns += budget_clock() - r0;
 	} else if (value_change == VALUE_CHANGE_TRUE) {
 		/* The value changed, but nobody we can see wrote it. */
 		ucsan_counter_add(CTR_RACES_UNKNOWN_ORIGIN, 1);
 		if (is_assert)
 			ucsan_counter_add(CTR_ASSERT_FAILURES, 1);
-		if (ucsan_opts.report_unknown_origin || is_assert)
+		if (ucsan_opts.report_unknown_origin || is_assert) {
+			const uint64_t r0 = budget_clock();
 			ucsan_report_unknown_origin(ptr, size, type, ip, old, new, mask);
+			ctx->report_ns += budget_clock() - r0;
+		}
 	}
 
 	atomic_store_explicit(wp, WP_INVALID, memory_order_release);
@@ -436,6 +443,15 @@ static uint64_t budget_clock(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/* What a watch cost the program, for the budget: its time less any
+ * reporting (a found race is the point, not overhead to pay back). */
+static uint64_t watch_cost(struct ucsan_ctx *ctx, uint64_t t0, uint64_t t1)
+{
+	uint64_t cost = t1 - t0, report = ctx->report_ns;
+	ctx->report_ns = 0;
+	return report < cost ? cost - report : 0;
+}
+
 /* Sets up a watchpoint for a sampled access, if this thread may. */
 static void watch(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
@@ -504,7 +520,7 @@ static void special_path(struct ucsan_ctx *ctx, const volatile void *ptr, size_t
 		const uint64_t t0 = budget_clock();
 		watch(ctx, ptr, size, type, ip);
 		const uint64_t t1 = budget_clock();
-		ctx->saved_skip = new_skip(ctx, t1 - t0, t1);
+		ctx->saved_skip = new_skip(ctx, watch_cost(ctx, t0, t1), t1);
 	}
 	if (!(type & UCSAN_ACCESS_SCOPED)) {
 		check_reorder(ctx);
@@ -552,7 +568,7 @@ NOINLINE void ucsan_slow_path(const volatile void *ptr, size_t size, int type, u
 	const uint64_t t0 = budget_clock();
 	watch(ctx, ptr, size, type, ip);
 	const uint64_t t1 = budget_clock();
-	reset_skip(ctx, t1 - t0, t1);
+	reset_skip(ctx, watch_cost(ctx, t0, t1), t1);
 }
 
 /* Consume a watchpoint our access conflicts with; the watcher reports. */

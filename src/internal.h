@@ -75,6 +75,7 @@ struct ucsan_ctx {
 	 * many plain accesses it was set to skip. */
 	uint64_t period_start_ns;
 	long period_skip;
+	uint64_t report_ns; /* time the last watch spent reporting: not a watch cost */
 };
 
 /* Far below any real countdown, so the hot path's "--skip < 0" always fires

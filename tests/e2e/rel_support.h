@@ -204,7 +204,7 @@ REL_UNCHECKED static E2E_UNUSED int rel_check_lines(const char *text)
 	while (*p) {
 		const char *eol = strchr(p, '\n');
 		size_t ll = eol ? (size_t)(eol - p) : strlen(p);
-		char line[1024];
+		char line[4096];
 		const char *why = NULL;
 		size_t i;
 

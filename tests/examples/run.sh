@@ -198,7 +198,7 @@ test_buggy() {
 		echo "  not reported as expected in $n runs of ${secs}s (default options)"
 		case $name in
 		tcp_poll)
-			echo "  fields reported:" $seen
+			echo "  fields reported: $(echo "$seen" | tr '\n' ' ')"
 			[ -z "$frames" ] && echo "  no rcv_nxt report with both inline frames" ;;
 		esac
 	fi
