@@ -60,10 +60,13 @@ static bool given(const char *name)
 	return false;
 }
 
+static void reset_strings(void);
+
 void ucsan_options_set_defaults(void)
 {
 	memset(opt_given, 0, sizeof(opt_given));
 	noted[0] = '\0';
+	reset_strings(); /* a fresh parse: the old strings are no longer referenced */
 #define OPT(type, name, def, desc) ucsan_opts.name = def;
 #include "options.def"
 #undef OPT
@@ -71,8 +74,13 @@ void ucsan_options_set_defaults(void)
 
 /* String values live here, since the parser may not keep pointers into the
  * environment (the program may change it) and must not depend on malloc. */
-static char str_pool[4096];
+static char str_pool[16384]; /* every string option at its longest, twice */
 static size_t str_used;
+
+static void reset_strings(void)
+{
+	str_used = 0;
+}
 
 static const char *keep_string(const char *s, size_t n)
 {
