@@ -655,6 +655,10 @@ void ucsan_report_reset_after_fork(void)
 	 * its exit status start afresh. */
 	fork_locked = false;
 	memset(report_times, 0, sizeof(report_times));
+	/* Reports the parent parked in a signal handler are the parent's. */
+	for (int i = 0; i < MAX_DEFERRED; i++)
+		atomic_store_explicit(&deferred[i].state, INFO_EMPTY, memory_order_relaxed);
+	atomic_store_explicit(&ucsan_deferred_reports, 0, memory_order_relaxed);
 	for (int i = 0; i < CTR_COUNT; i++)
 		atomic_store_explicit(&ucsan_counters[i], 0, memory_order_relaxed);
 	atomic_store_explicit(&report_owner, 0, memory_order_relaxed);
@@ -689,6 +693,8 @@ void ucsan_report_at_exit(void)
 		n = snprintf(line, sizeof(line), "UCSAN: reported %ld data races\n", printed);
 		ucsan_log_write(line, (size_t)n);
 	}
-	if (locked)
-		report_unlock();
+	/* Keep the lock: the process ends right after (exit or halt), and a
+	 * report printed now would follow the summary and escape its count.
+	 * Threads still racing give up on the lock and drop theirs. */
+	(void)locked;
 }

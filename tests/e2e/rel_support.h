@@ -168,12 +168,15 @@ static const char *const rel_line_shapes[] = {
 	"^={66}$",
 	/* C++ names may hold spaces, parentheses and templates */
 	"^BUG: UCSAN: (data-race|assert: race) in [^ ].*[^ ]$",
-	"^(race at unknown origin, with )?(read|write|read-write)( \\(marked\\))? to 0x[0-9a-f]+ of [0-9]+ bytes by (signal handler in )?thread [0-9]+ on cpu [0-9]+:$",
+	"^(race at unknown origin, with )?(read|write|read-write|assert no writes|assert no accesses)( \\([a-z, ]+\\))? to 0x[0-9a-f]+ of [0-9]+ bytes by (signal handler in )?thread [0-9]+ on cpu [0-9]+:$",
 	"^ [^ ].*\\+0x[0-9a-f]+/0x[0-9a-f]+( [^ ]+:[0-9]+)?$",
 	"^ [^ ].*( [^ ]+:[0-9]+)? \\[inline\\]$",
 	"^ 0x[0-9a-f]+( \\([^ ]+\\+0x[0-9a-f]+\\))?$",
 	"^value changed: 0x[0-9a-f]+ -> 0x[0-9a-f]+$",
 	"^ bits changed: 0x[0-9a-f]+ with mask 0x[0-9a-f]+$",
+	/* under a reordered (weak_memory) access's stack */
+	"^  \\|$",
+	"^  \\+-> reordered to: .+$",
 	"^Reported by User-space Concurrency Sanitizer on:$",
 	"^CPU: [0-9]+ PID: [0-9]+ Comm: .*$",
 	"^UCSAN: reported [0-9]+ data races?$",

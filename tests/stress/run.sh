@@ -68,12 +68,13 @@ check_lines() {
 		} else if ($0 ~ /^soak: /) {
 			if (state != 0) bad("program line inside a report")
 		} else if ($0 == "" ||
-			   $0 ~ /^(race at unknown origin, with )?(read|write|read-write)( \(marked\))? to 0x[0-9a-f]+ of [0-9]+ bytes by (signal handler in )?thread [0-9]+ on cpu [0-9]+:$/ ||
+			   $0 ~ /^(race at unknown origin, with )?(read|write|read-write|assert no writes|assert no accesses)( \([a-z, ]+\))? to 0x[0-9a-f]+ of [0-9]+ bytes by (signal handler in )?thread [0-9]+ on cpu [0-9]+:$/ ||
 			   $0 ~ /^ [^ ].*\+0x[0-9a-f]+\/0x[0-9a-f]+( [^ ]+:[0-9]+)?$/ ||
 			   $0 ~ /^ [^ ].*( [^ ]+:[0-9]+)? \[inline\]$/ ||
 			   $0 ~ /^ 0x[0-9a-f]+( \([^ ]+\+0x[0-9a-f]+\))?$/ ||
 			   $0 ~ /^value changed: 0x[0-9a-f]+ -> 0x[0-9a-f]+$/ ||
-			   $0 ~ /^ bits changed: 0x[0-9a-f]+ with mask 0x[0-9a-f]+$/) {
+			   $0 ~ /^ bits changed: 0x[0-9a-f]+ with mask 0x[0-9a-f]+$/ ||
+			   $0 ~ /^  \|$/ || $0 ~ /^  \+-> reordered to: ./) {
 			if (state != 2) bad("report body line outside a report body")
 		} else {
 			bad("unknown line shape")
