@@ -53,7 +53,6 @@ static void atfork_child(void)
 	ucsan_pid = (int)getpid();
 	ucsan_reset_after_fork();
 	ucsan_report_reset_after_fork();
-	ucsan_output_reset_after_fork();
 }
 
 /*

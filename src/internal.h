@@ -44,7 +44,7 @@ struct ucsan_ctx {
 	/* The watchpoint this thread has set, while it stalls: its own
 	 * signal handlers must not consume it unless interrupt_watcher=1. */
 	_Atomic(uint64_t) *watching;
-	int signal_depth; /* > 0 while running a signal handler (best effort) */
+	int signal_depth; /* > 0 while running a handler (signals.c's trampoline) */
 
 	/* Annotation state (slow path only). While any of it is set the
 	 * thread is "special": skip is parked at UCSAN_SPECIAL_SKIP so every
@@ -212,7 +212,6 @@ bool ucsan_template_match(const char *pattern, const char *str);
 void ucsan_write_fd(int fd, const char *buf, size_t len);
 /* Writes a whole report (or any runtime message) to the log destination. */
 void ucsan_log_write(const char *buf, size_t len);
-void ucsan_output_reset_after_fork(void);
 void ucsan_output_init(void);
 
 /* === Stacks (stacktrace.c) === */

@@ -126,7 +126,3 @@ void ucsan_log_write(const char *buf, size_t len)
 		ucsan_write_fd(log_fd, buf, len);
 }
 
-void ucsan_output_reset_after_fork(void)
-{
-	/* Keep the descriptor number: ucsan_log_write() notices the new pid. */
-}
