@@ -3,9 +3,14 @@
 #
 # run.sh BUILD_DIR TOP WORKLOAD... -- the measurement half of `make -C bench`.
 #
-# Runs every workload under six configurations, interleaved (native, floor,
-# ucsan, ucsan-kcsan, tsan-gcc, tsan-clang, native, ...), BENCH_RUNS times
-# each, then prints one table of medians, and the fast-path microbenchmark.
+# Runs every workload under ten configurations, interleaved (native, floor,
+# ucsan, ucsan-kcsan, tsan-gcc, tsan-clang, floor-weak, ucsan-weak,
+# floor-clang, ucsan-clang, native, ...), BENCH_RUNS times each, then prints
+# one table of medians, a compiler-for-compiler table (ucsan built by gcc
+# against gcc's TSan, by clang against clang's), a weak memory table (the
+# --ucsan-weak-memory builds), a scale table (threads64 and
+# threads256: one more run each of ucsan and ucsan-kcsan with print_stats=1,
+# for the watchpoint table's counters), and the fast-path microbenchmark.
 #
 # Environment:
 #   BENCH_RUNS=N           runs per workload and configuration (default 3)
@@ -35,7 +40,7 @@ WORKLOADS=${BENCH_WORKLOADS:-$*}
 RUNS=${BENCH_RUNS:-3}
 TIMEOUT=${BENCH_TIMEOUT:-300}
 MICRO_ITERS=${BENCH_MICRO_ITERS:-50000000}
-CONFIGS="native floor ucsan ucsan-kcsan tsan-gcc tsan-clang"
+CONFIGS="native floor ucsan ucsan-kcsan tsan-gcc tsan-clang floor-weak ucsan-weak floor-clang ucsan-clang"
 
 case $RUNS in
 '' | *[!0-9]* | 0) die "BENCH_RUNS must be a positive integer" ;;
@@ -98,6 +103,8 @@ binary_of() { # config workload
 	case $1 in
 	native) echo "$B/native/$2" ;;
 	floor | ucsan | ucsan-kcsan) echo "$B/ucsan/$2" ;;
+	floor-weak | ucsan-weak) echo "$B/ucsan-weak/$2" ;;
+	floor-clang | ucsan-clang) echo "$B/ucsan-clang/$2" ;;
 	*) echo "$B/$1/$2" ;;
 	esac
 }
@@ -111,6 +118,8 @@ run_config() {
 	case $c in
 	floor) LD_LIBRARY_PATH=$FLOOR_DIR "$RUNONE" "$res" "$TIMEOUT" "$@" ;;
 	ucsan-kcsan) UCSAN_OPTIONS=$KCSAN_OPTS "$RUNONE" "$res" "$TIMEOUT" "$@" ;;
+	floor-weak | floor-clang) LD_LIBRARY_PATH=$FLOOR_DIR "$RUNONE" "$res" "$TIMEOUT" "$@" ;;
+	ucsan-weak) UCSAN_OPTIONS=weak_memory=1 "$RUNONE" "$res" "$TIMEOUT" "$@" ;;
 	*) "$RUNONE" "$res" "$TIMEOUT" "$@" ;;
 	esac
 }
@@ -157,6 +166,44 @@ while [ "$run" -le "$RUNS" ]; do
 	run=$((run + 1))
 done
 
+# --- Scale: the watchpoint table under many threads ----------------------
+
+# One run each with print_stats=1, apart from the timed runs: their stderr
+# must stay empty. Lines "workload config counter value" in $SCALE.
+SCALE=$B/scale.txt
+: >"$SCALE"
+SCALE_WORKLOADS=
+for w in $WORKLOADS; do
+	case $w in threads64 | threads256) SCALE_WORKLOADS="$SCALE_WORKLOADS $w" ;; esac
+done
+[ -n "$SCALE_WORKLOADS" ] && printf 'bench: print_stats runs:' >&2
+for w in $SCALE_WORKLOADS; do
+	for c in ucsan ucsan-kcsan; do
+		printf ' %s/%s' "$w" "$c" >&2
+		# stderr in .stats, not .err: the stats are no report (see PROBLEMS).
+		log=$LOGS/$w.$c.stats
+		opts=print_stats=1
+		[ "$c" = ucsan-kcsan ] && opts=$KCSAN_OPTS:$opts
+		if ! UCSAN_OPTIONS=$opts "$RUNONE" "$log.res" "$TIMEOUT" "$B/ucsan/$w" >"$log.out" 2>"$log"; then
+			problem "$w/$c print_stats run: could not be run (see $log)"
+			continue
+		fi
+		read -r secs rss status cpu <"$log.res"
+		[ "$status" = 0 ] || problem "$w/$c print_stats run: exit status $status (see $log)"
+		if grep -qv '^UCSAN: stats: ' "$log"; then
+			problem "$w/$c print_stats run: printed more than its stats (see $log)"
+		fi
+		ref=$LOGS/$w.native.1.out
+		if [ -s "$ref" ] && ! cmp -s "$ref" "$log.out"; then
+			problem "$w/$c print_stats run: result differs from native: $(head -n 1 "$log.out")"
+		fi
+		awk -v w="$w" -v c="$c" '$1 == "UCSAN:" && $2 == "stats:" {
+			sub(/:$/, "", $3); print w, c, $3, $4
+		}' "$log" >>"$SCALE"
+	done
+done
+[ -n "$SCALE_WORKLOADS" ] && printf '\n' >&2
+
 # --- The microbenchmark -------------------------------------------------
 
 MICRO=$B/micro.txt
@@ -187,12 +234,8 @@ printf '\n' >&2
 
 # --- The tables ---------------------------------------------------------
 
-echo
-echo "ucsan benchmark: absolute times vary with the machine and its load; the ratios are the point."
-echo "$(uname -m), $(nproc 2>/dev/null || echo '?') CPUs; median of $RUNS run(s), interleaved; wall seconds; RSS = peak resident set (MiB)."
-echo
-
-awk -v runs="$RUNS" -v workloads="$WORKLOADS" '
+# awk helpers every table uses. median() reads cnt[key] and val[key, i].
+TABLE_AWK='
 function median(key,   n, i, j, t, a) {
 	n = cnt[key]
 	if (n == 0) return -1
@@ -206,9 +249,6 @@ function median(key,   n, i, j, t, a) {
 }
 function secs(x) { return x < 0 ? "n/a" : sprintf(x < 10 ? "%.3f" : "%.2f", x) }
 function ratio(a, b) { return (a < 0 || b <= 0) ? "n/a" : sprintf("%.2f", a / b) }
-function mib(x) { if (x < 0) return "n/a"; x /= 1024; return sprintf(x < 100 ? "%.1f" : "%.0f", x) }
-function gacc(col, x) { if (x > 0) { glog[col] += log(x); gn[col]++ } }
-function gmean(col) { return gn[col] == nw ? exp(glog[col] / gn[col]) : -1 }
 # One Markdown table row; column 1 left-aligned, the others right-aligned.
 function row(cells,   i, line) {
 	line = "|"
@@ -224,6 +264,33 @@ function rule(   i, line, dashes) {
 	}
 	print line
 }
+# Geometric means over the workloads (nw of them) of column values.
+function gacc(col, x) { if (x > 0) { glog[col] += log(x); gn[col]++ } }
+function gmean(col) { return gn[col] == nw ? exp(glog[col] / gn[col]) : -1 }
+# t[c] for each configuration c of `list`: workload w'"'"'s median time, or
+# for w == "geomean" the geometric mean of the medians.
+function times(w, list,   C, nc, j) {
+	nc = split(list, C, " ")
+	for (j = 1; j <= nc; j++) {
+		if (w != "geomean") {
+			t[C[j]] = median(w SUBSEP C[j])
+			gacc(C[j], t[C[j]])
+		} else
+			t[C[j]] = gmean(C[j])
+	}
+}
+'
+# Medians over runs that finished (a ucsan report, exit 66, still counts).
+TIMES_AWK='$6 == "0" || $6 == "66" { k = $1 SUBSEP $2; cnt[k]++; val[k, cnt[k]] = $4 }
+'
+
+echo
+echo "ucsan benchmark: absolute times vary with the machine and its load; the ratios are the point."
+echo "$(uname -m), $(nproc 2>/dev/null || echo '?') CPUs; median of $RUNS run(s), interleaved; wall seconds; RSS = peak resident set (MiB)."
+echo
+
+awk -v runs="$RUNS" -v workloads="$WORKLOADS" "$TABLE_AWK"'
+function mib(x) { if (x < 0) return "n/a"; x /= 1024; return sprintf(x < 100 ? "%.1f" : "%.0f", x) }
 # Medians over runs that finished (a ucsan report, exit 66, still counts).
 $6 == "0" || $6 == "66" {
 	k = $1 SUBSEP $2
@@ -238,7 +305,7 @@ END {
 		"ucsan/floor|ucsan/native|ucsan/tsan-gcc|ucsan/tsan-clang|" \
 		"RSS MiB native/ucsan/tsan-gcc/tsan-clang", head, "|")
 	for (i = 1; i <= ncol; i++) width[i] = length(head[i])
-	width[1] = 9
+	width[1] = 10
 	row(head)
 	rule()
 	for (i = 1; i <= nw + 1; i++) {
@@ -276,9 +343,108 @@ for c in tsan-gcc tsan-clang; do
 done
 
 echo
+echo "Compiler for compiler: ucsan-cc with gcc (the columns above) against gcc's TSan, with clang against clang's."
+echo
+awk -v workloads="$WORKLOADS" "$TABLE_AWK$TIMES_AWK"'
+END {
+	nw = split(workloads, W, " ")
+	configs = "floor ucsan tsan-gcc floor-clang ucsan-clang tsan-clang"
+	ncol = split("workload|floor s|ucsan s|tsan-gcc s|ucsan/tsan-gcc|" \
+		"floor-clang s|ucsan-clang s|tsan-clang s|ucsan-clang/floor-clang|ucsan-clang/tsan-clang", head, "|")
+	for (i = 1; i <= ncol; i++) width[i] = length(head[i])
+	width[1] = 10
+	row(head)
+	rule()
+	for (i = 1; i <= nw + 1; i++) {
+		w = i <= nw ? W[i] : "geomean"
+		times(w, configs)
+		cell[1] = w
+		cell[2] = secs(t["floor"]); cell[3] = secs(t["ucsan"]); cell[4] = secs(t["tsan-gcc"])
+		cell[5] = ratio(t["ucsan"], t["tsan-gcc"])
+		cell[6] = secs(t["floor-clang"]); cell[7] = secs(t["ucsan-clang"]); cell[8] = secs(t["tsan-clang"])
+		cell[9] = ratio(t["ucsan-clang"], t["floor-clang"])
+		cell[10] = ratio(t["ucsan-clang"], t["tsan-clang"])
+		row(cell)
+	}
+}' "$DATA"
+echo
+echo "floor-clang / ucsan-clang: as floor / ucsan, the workloads compiled by UCSAN_CC=clang ucsan-cc."
+
+echo
+echo "Weak memory: the workloads built with ucsan-cc --ucsan-weak-memory (function entry/exit hooks)."
+echo
+awk -v workloads="$WORKLOADS" "$TABLE_AWK$TIMES_AWK"'
+END {
+	nw = split(workloads, W, " ")
+	configs = "floor ucsan floor-weak ucsan-weak"
+	ncol = split("workload|floor s|ucsan s|floor-weak s|ucsan-weak s|" \
+		"floor-weak/floor|ucsan-weak/floor-weak|ucsan-weak/ucsan", head, "|")
+	for (i = 1; i <= ncol; i++) width[i] = length(head[i])
+	width[1] = 10
+	row(head)
+	rule()
+	for (i = 1; i <= nw + 1; i++) {
+		w = i <= nw ? W[i] : "geomean"
+		times(w, configs)
+		cell[1] = w
+		cell[2] = secs(t["floor"]); cell[3] = secs(t["ucsan"])
+		cell[4] = secs(t["floor-weak"]); cell[5] = secs(t["ucsan-weak"])
+		cell[6] = ratio(t["floor-weak"], t["floor"])
+		cell[7] = ratio(t["ucsan-weak"], t["floor-weak"])
+		cell[8] = ratio(t["ucsan-weak"], t["ucsan"])
+		row(cell)
+	}
+}' "$DATA"
+echo
+echo "floor-weak: the --ucsan-weak-memory binary on the empty runtime (the hooks alone cost floor-weak/floor)."
+echo "ucsan-weak: that binary on build/lib/libucsan.so with UCSAN_OPTIONS=weak_memory=1, otherwise default options."
+
+if [ -s "$SCALE" ]; then
+	echo
+	slots=$(UCSAN_OPTIONS=help=1 "$B/microbench-ucsan" --probe 2>&1 | awk '$1 == "num_watchpoints" {
+		for (i = 1; i <= NF; i++) if ($i == "default") { v = $(i + 1); sub(/:$/, "", v) }
+	} END { print v }')
+	echo "Scale: many threads on $(nproc 2>/dev/null || echo '?') CPUs, a watchpoint table of num_watchpoints=${slots:-?} slots."
+	echo
+	awk -v scale="$SCALE" "$TABLE_AWK"'
+	# Timed runs: medians as in the main table.
+	FILENAME != scale && ($6 == "0" || $6 == "66") { k = $1 SUBSEP $2; cnt[k]++; val[k, cnt[k]] = $4; next }
+	FILENAME == scale {
+		if (!(($1, $2) in seen)) { seen[$1, $2] = 1; order[++n] = $1 SUBSEP $2 }
+		stat[$1, $2, $3] = $4
+	}
+	function st(k, name) { return ((k, name) in stat) ? stat[k, name] : "n/a" }
+	END {
+		ncol = split("workload|config|wall s|/floor|watched (setup_watchpoints)|no_capacity|" \
+			"no_capacity/wanted|data_races|unknown_origin", head, "|")
+		for (i = 1; i <= ncol; i++) width[i] = length(head[i])
+		width[1] = 10; width[2] = 11
+		row(head)
+		rule()
+		for (i = 1; i <= n; i++) {
+			split(order[i], wc, SUBSEP)
+			set = st(order[i], "setup_watchpoints"); full = st(order[i], "no_capacity")
+			t = median(order[i])
+			cell[1] = wc[1]; cell[2] = wc[2]
+			cell[3] = secs(t); cell[4] = ratio(t, median(wc[1] SUBSEP "floor"))
+			cell[5] = set; cell[6] = full
+			cell[7] = (set + full > 0) ? sprintf("%.1f%%", 100 * full / (set + full)) : "n/a"
+			cell[8] = st(order[i], "data_races"); cell[9] = st(order[i], "races_unknown_origin")
+			row(cell)
+		}
+	}' "$DATA" "$SCALE"
+	echo
+	echo "wall s, /floor: the median from the main table and its ratio to the floor.  The counters come from"
+	echo "one more run with print_stats=1: watched = accesses that set a watchpoint (setup_watchpoints);"
+	echo "no_capacity = accesses sampled for a watch whose window of 3 slots was full, left unwatched;"
+	echo "no_capacity/wanted = no_capacity / (watched + no_capacity).  data_races and unknown_origin"
+	echo "(races_unknown_origin) must stay 0 on these race-free programs."
+fi
+
+echo
 echo "Fast path: ns per instrumented access, one thread, $MICRO_ITERS iterations, best of $RUNS run(s) (bench/microbench.c)."
 echo
-awk '
+awk "$TABLE_AWK"'
 {
 	k = $1 SUBSEP $2
 	if (!(k in ns) || $3 < ns[k]) ns[k] = $3
@@ -286,20 +452,6 @@ awk '
 }
 function f(m, k) { return ((m, k) in ns) ? sprintf("%.2f", ns[m, k]) : "n/a" }
 function d(m, k) { return ((m, k) in ns && ("floor", k) in ns) ? sprintf("%+.2f", ns[m, k] - ns["floor", k]) : "n/a" }
-function row(cells,   i, line) {
-	line = "|"
-	for (i = 1; i <= ncol; i++)
-		line = line sprintf(i == 1 ? " %-" width[i] "s |" : " %" width[i] "s |", cells[i])
-	print line
-}
-function rule(   i, line, dashes) {
-	line = "|"
-	for (i = 1; i <= ncol; i++) {
-		dashes = sprintf("%" (width[i] + 1) "s", ""); gsub(/ /, "-", dashes)
-		line = line (i == 1 ? "-" dashes : dashes ":") "|"
-	}
-	print line
-}
 END {
 	label["read"] = "plain read (8 B)"
 	label["write"] = "plain write (8 B, aligned)"

@@ -3,8 +3,9 @@
  * Barriers for weak_memory: the explicit ucsan_mb/wmb/rmb/release of
  * ucsan.h, and the release operations hidden in the threading library,
  * which are interposed to retire the thread's pending access before they
- * run: unlocking a mutex, spinlock or rwlock, posting a semaphore and
- * signalling a condition variable all publish what came before.
+ * run: unlocking a mutex, spinlock or rwlock (waiting on a condition
+ * variable unlocks one too), posting a semaphore, signalling a condition
+ * variable, a barrier and creating a thread all publish what came before.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -62,6 +63,37 @@ RELEASE_OP(pthread_rwlock_unlock, pthread_rwlock_t *)
 RELEASE_OP(pthread_cond_signal, pthread_cond_t *)
 RELEASE_OP(pthread_cond_broadcast, pthread_cond_t *)
 RELEASE_OP(sem_post, sem_t *)
+RELEASE_OP(pthread_barrier_wait, pthread_barrier_t *)
+
+/* Waiting on a condition variable unlocks its mutex. */
+REAL(pthread_cond_wait, int, pthread_cond_t *, pthread_mutex_t *)
+UCSAN_EXPORT int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
+{
+	if (unlikely(ucsan_ctx_tls.reorder.size != 0))
+		ucsan_barrier(BARRIER_RELEASE);
+	int (*f)(pthread_cond_t *, pthread_mutex_t *) = get_pthread_cond_wait();
+	return f ? f(c, m) : ENOSYS;
+}
+
+REAL(pthread_cond_timedwait, int, pthread_cond_t *, pthread_mutex_t *, const struct timespec *)
+UCSAN_EXPORT int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *t)
+{
+	if (unlikely(ucsan_ctx_tls.reorder.size != 0))
+		ucsan_barrier(BARRIER_RELEASE);
+	int (*f)(pthread_cond_t *, pthread_mutex_t *, const struct timespec *) = get_pthread_cond_timedwait();
+	return f ? f(c, m, t) : ENOSYS;
+}
+
+/* Everything before pthread_create() happens before the new thread. */
+typedef void *(*start_fn)(void *);
+REAL(pthread_create, int, pthread_t *, const pthread_attr_t *, start_fn, void *)
+UCSAN_EXPORT int pthread_create(pthread_t *t, const pthread_attr_t *a, start_fn start, void *arg)
+{
+	if (unlikely(ucsan_ctx_tls.reorder.size != 0))
+		ucsan_barrier(BARRIER_RELEASE);
+	int (*f)(pthread_t *, const pthread_attr_t *, start_fn, void *) = get_pthread_create();
+	return f ? f(t, a, start, arg) : EAGAIN;
+}
 
 /* For tests: the size of the thread's pending (reorderable) access, 0 if
  * none. Not part of the public API. */

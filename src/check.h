@@ -48,7 +48,8 @@ static ALWAYS_INLINE void check_access(const volatile void *ptr, size_t size, in
 
 	if ((type & UCSAN_ACCESS_ATOMIC) && ucsan_opts.ignore_atomics)
 		return;
-	if (unlikely(atomic_load_explicit(&ucsan_armed, memory_order_relaxed) != 0)) {
+	const uint64_t armed = atomic_load_explicit(&ucsan_armed, memory_order_relaxed);
+	if (unlikely(armed != 0) && wp_window_armed(armed, wp_base_slot((uintptr_t)ptr, ucsan_nslots))) {
 		uint64_t encoded;
 		_Atomic(uint64_t) *wp =
 			find_watchpoint((uintptr_t)ptr, size, (type & UCSAN_ACCESS_WRITE) != 0, &encoded);

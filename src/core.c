@@ -20,7 +20,10 @@
 __thread struct ucsan_ctx ucsan_ctx_tls __attribute__((tls_model("initial-exec")));
 
 /* Written by every watcher: kept off the cache lines the hot path only reads. */
-_Alignas(64) _Atomic long ucsan_armed;
+_Alignas(64) _Atomic uint64_t ucsan_armed;
+/* How many words of each class (index mod 64) are in use: a class's bit in
+ * ucsan_armed is cleared only when its last one is freed. */
+static _Atomic int armed_users[64];
 _Alignas(64) _Atomic bool ucsan_enabled = true;
 size_t ucsan_nslots = 64;
 /* Slot i's window is [i, i + UCSAN_NUM_SLOTS): see wp_base_slot(). */
@@ -86,6 +89,15 @@ void ucsan_ctx_init(struct ucsan_ctx *ctx)
 #define SKIP_MAX (1L << 30)
 
 /*
+ * A new thread's first periods are skip_watch long, whatever the budget:
+ * its start-up and, if it is short-lived, its exit are where lifecycle
+ * races live (an object published to it, a result handed back), and a
+ * budget earned by a thread that runs for microseconds would never pay
+ * for one watch. A few watches per thread, then the budget rules.
+ */
+#define FIXED_START_PERIODS 4
+
+/*
  * The next skip count. With overhead_budget=B (percent), the time a watch
  * cost (`cost_ns`, the stall and its bookkeeping) is paid for by a period
  * of B-fold more run time without watches: the thread's access rate over
@@ -98,8 +110,11 @@ static long new_skip(struct ucsan_ctx *ctx, uint64_t cost_ns, uint64_t now)
 {
 	long n = ucsan_opts.skip_watch;
 	const long budget = ucsan_opts.overhead_budget;
+	const int period = ctx->periods;
 
-	if (budget > 0 && ctx->period_start_ns) {
+	if (period < FIXED_START_PERIODS)
+		ctx->periods++;
+	if (budget > 0 && period >= FIXED_START_PERIODS) {
 		uint64_t elapsed = now - cost_ns - ctx->period_start_ns;
 		double rate = (double)(ctx->period_skip + 1) / (double)(elapsed ? elapsed : 1);
 		double gap_ns = (double)cost_ns * (double)(100 - budget) / (double)budget;
@@ -107,21 +122,33 @@ static long new_skip(struct ucsan_ctx *ctx, uint64_t cost_ns, uint64_t now)
 		n = want > (double)SKIP_MAX ? SKIP_MAX : (long)want;
 	}
 	if (n > 0 && ucsan_opts.skip_watch_randomize) {
-		/* Uniform in [n/2, 3n/2) keeps the mean (fixed profile: the
-		 * kernel's [1, n]). */
-		if (budget > 0)
-			n = n / 2 + (long)(ucsan_rand32(ctx) % (uint32_t)(n < SKIP_MAX ? n : SKIP_MAX));
+		const uint32_t r = ucsan_rand32(ctx) % (uint32_t)(n < SKIP_MAX ? n : SKIP_MAX);
+		if (period == 0)
+			/* A thread starts at a random phase of the period, as
+			 * if it continued a count: one that lives for fewer
+			 * accesses than a period is still watched now and then. */
+			n = (long)r;
+		else if (budget > 0)
+			/* Uniform in [n/2, 3n/2) keeps the mean (fixed profile:
+			 * the kernel's [1, n]). */
+			n = n / 2 + (long)r;
 		else
-			n -= (long)(ucsan_rand32(ctx) % (uint32_t)n);
+			n -= (long)r;
 	}
 	ctx->period_start_ns = budget > 0 ? now : 0;
 	ctx->period_skip = n;
 	return n;
 }
 
+/* The watch may have made the thread special (weak_memory's pending
+ * access): the countdown then lives in saved_skip. */
 static void reset_skip(struct ucsan_ctx *ctx, uint64_t cost_ns, uint64_t now)
 {
-	ctx->skip = new_skip(ctx, cost_ns, now);
+	const long n = new_skip(ctx, cost_ns, now);
+	if (ctx->special)
+		ctx->saved_skip = n;
+	else
+		ctx->skip = n;
 }
 
 void ucsan_ctx_update_special(struct ucsan_ctx *ctx)
@@ -147,6 +174,8 @@ void ucsan_reset_after_fork(void)
 	for (size_t i = 0; i < sizeof(ucsan_watchpoints) / sizeof(ucsan_watchpoints[0]); i++)
 		atomic_store_explicit(&ucsan_watchpoints[i], WP_INVALID, memory_order_relaxed);
 	atomic_store_explicit(&ucsan_armed, 0, memory_order_relaxed);
+	for (int i = 0; i < 64; i++)
+		atomic_store_explicit(&armed_users[i], 0, memory_order_relaxed);
 	atomic_store_explicit(&ucsan_counters[CTR_USED_WATCHPOINTS], 0, memory_order_relaxed);
 	ctx->watching = NULL;
 	if (ctx->initialized)
@@ -262,6 +291,25 @@ static _Atomic(uint64_t) *insert_watchpoint(uintptr_t addr, size_t size, bool is
 
 static uint64_t budget_clock(void);
 
+static void arm_slot(size_t index)
+{
+	const int c = (int)(index & 63);
+	atomic_fetch_add(&armed_users[c], 1);
+	atomic_fetch_or(&ucsan_armed, 1ULL << c);
+}
+
+/* The last user of a class clears its bit; one that arrived meanwhile may
+ * have set it just before, so look again and set it back. */
+static void disarm_slot(size_t index)
+{
+	const int c = (int)(index & 63);
+	if (atomic_fetch_sub(&armed_users[c], 1) == 1) {
+		atomic_fetch_and(&ucsan_armed, ~(1ULL << c));
+		if (atomic_load(&armed_users[c]) > 0)
+			atomic_fetch_or(&ucsan_armed, 1ULL << c);
+	}
+}
+
 static void setup_watchpoint(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type,
 			     uintptr_t ip)
 {
@@ -276,14 +324,18 @@ static void setup_watchpoint(struct ucsan_ctx *ctx, const volatile void *ptr, si
 		ucsan_counter_add(CTR_NO_CAPACITY, 1);
 		return;
 	}
-	atomic_fetch_add_explicit(&ucsan_armed, 1, memory_order_relaxed);
+	arm_slot((size_t)(wp - ucsan_watchpoints));
 	ucsan_counter_add(CTR_SETUP_WATCHPOINTS, 1);
 	ucsan_counter_add(CTR_USED_WATCHPOINTS, 1);
 	ctx->watching = wp;
 
 	/* Read after inserting, so that a change made by a thread that did not
 	 * see the watchpoint is still observed. A reordered access is not
-	 * really happening now: its value proves nothing. */
+	 * really happening now: its value proves nothing. (A plain read would
+	 * be safe here, the program makes this very access next; but a store
+	 * whose check just missed the watchpoint must land before this read,
+	 * or it shows up as a change of unknown origin, and the system call
+	 * gives it that time.) */
 	const bool is_reorder = (type & UCSAN_ACCESS_SCOPED) && !is_assert;
 	const bool have_value = !is_reorder && ucsan_read_value(ptr, size, &old);
 
@@ -343,7 +395,7 @@ static void setup_watchpoint(struct ucsan_ctx *ctx, const volatile void *ptr, si
 	}
 
 	atomic_store_explicit(wp, WP_INVALID, memory_order_release);
-	atomic_fetch_sub_explicit(&ucsan_armed, 1, memory_order_relaxed);
+	disarm_slot((size_t)(wp - ucsan_watchpoints));
 	ucsan_counter_add(CTR_USED_WATCHPOINTS, -1);
 
 	/*
@@ -394,6 +446,24 @@ static void check_reorder(struct ucsan_ctx *ctx)
 		ucsan_check_range(ctx->reorder.ptr, ctx->reorder.size, ctx->reorder.type, ctx->reorder.ip);
 }
 
+/*
+ * The pending access leaves flight: a barrier orders it, or its function
+ * returns. This is the last moment another thread can meet it out of
+ * order, and the likeliest: whatever the function did after it -- the
+ * publication a missing release should have ordered it before -- has
+ * happened by now. So it is watched here once more, whatever the sample
+ * count says (the count then restarts, charged with this watch's cost).
+ * A pending access is one that was watched already, so this at most
+ * doubles the watches weak_memory=1 makes.
+ */
+static void final_check_reorder(struct ucsan_ctx *ctx)
+{
+	if (!ctx->reorder.size || ctx->disable_count)
+		return;
+	ctx->saved_skip = 0;
+	check_reorder(ctx);
+}
+
 static void retire_reorder(struct ucsan_ctx *ctx)
 {
 	ctx->reorder.size = 0;
@@ -412,8 +482,10 @@ void ucsan_barrier(enum ucsan_barrier kind)
 		retire = is_write || is_rmw;
 	else if (kind == BARRIER_RMB)
 		retire = !is_write || is_rmw;
-	if (retire)
+	if (retire) {
+		final_check_reorder(ctx);
 		retire_reorder(ctx);
+	}
 }
 
 /*
@@ -424,7 +496,7 @@ void ucsan_barrier(enum ucsan_barrier kind)
  */
 NOINLINE void ucsan_reorder_func_exit(struct ucsan_ctx *ctx)
 {
-	check_reorder(ctx);
+	final_check_reorder(ctx);
 	ctx->reorder.depth = INT_MIN;
 	retire_reorder(ctx);
 }

@@ -81,10 +81,29 @@ static inline bool ranges_overlap(uintptr_t a1, size_t s1, uintptr_t a2, size_t 
  * wp_base_slot() is the index of the window's first word; the access's own
  * slot is base + UCSAN_CHECK_ADJACENT.
  */
-/* nslots is a power of two: the hot path must not divide. */
+/*
+ * nslots is a power of two: the hot path must not divide. Pages keep
+ * adjacent slots inside a region of 64 MiB (the window relies on it), and
+ * regions start at scattered slots: allocators put alike objects at alike
+ * offsets of aligned regions (glibc's per-thread arenas are 64 MiB apart),
+ * and those would all crowd into the same few windows. Only an access
+ * straddling two regions can miss a watchpoint on the other side.
+ */
+#define UCSAN_REGION_SHIFT 26
 static inline size_t wp_base_slot(uintptr_t addr, size_t nslots)
 {
-	return (size_t)((addr >> UCSAN_SLOT_SHIFT) & (nslots - 1));
+	const uint64_t region = (uint64_t)addr >> UCSAN_REGION_SHIFT;
+	const uint64_t scatter = (region * 0x9e3779b97f4a7c15ULL) >> 40;
+	return (size_t)(((addr >> UCSAN_SLOT_SHIFT) + scatter) & (nslots - 1));
+}
+
+/* Does the armed summary (bit i: word i mod 64 is in use) mark a word of
+ * the window that starts at `base`? */
+static inline bool wp_window_armed(uint64_t armed, size_t base)
+{
+	const unsigned r = (unsigned)(base & 63);
+	const uint64_t rotated = r ? (armed >> r) | (armed << (64 - r)) : armed;
+	return (rotated & ((1ULL << UCSAN_NUM_SLOTS) - 1)) != 0;
 }
 
 /* The table size for a requested number of slots: the next power of two. */

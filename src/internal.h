@@ -75,6 +75,7 @@ struct ucsan_ctx {
 	 * many plain accesses it was set to skip. */
 	uint64_t period_start_ns;
 	long period_skip;
+	int periods; /* sampling periods begun so far (saturates) */
 	uint64_t report_ns; /* time the last watch spent reporting: not a watch cost */
 };
 
@@ -86,9 +87,12 @@ struct ucsan_ctx {
 extern __thread struct ucsan_ctx ucsan_ctx_tls __attribute__((tls_model("initial-exec")));
 
 /* === Global state === */
-/* Number of watchpoints set anywhere right now; lets the hot path skip the
- * table scan while nothing is watched. Written only on the slow path. */
-extern _Atomic long ucsan_armed;
+/* Which table words hold a watchpoint right now, folded to 64 bits (bit
+ * i: some word with index i mod 64). Zero lets the hot path skip the table
+ * while nothing is watched, and otherwise it looks only if its own window
+ * is marked: a watcher preempted in its stall (64 threads on 2 CPUs) then
+ * slows only accesses near what it watches. Written only on the slow path. */
+extern _Atomic uint64_t ucsan_armed;
 /* Process-wide switch (option `enabled`, ucsan_set_enabled()). */
 extern _Atomic bool ucsan_enabled;
 extern size_t ucsan_nslots;

@@ -30,7 +30,10 @@
  * accounts into sig->stats and returns before building a message.
  *
  * Default build: before the fix. -DFIXED: the v5 fix
- * (smp_load_acquire()/smp_store_release()).
+ * (smp_load_acquire()/smp_store_release()). -DWRITE_ONCE_PUBLISH: the
+ * check marked with READ_ONCE() and the publication with WRITE_ONCE(), no
+ * acquire/release: no data race, but a missing barrier, which
+ * weak_memory=1 reports (build with ucsan-cc --ucsan-weak-memory).
  *
  *     build/bin/ucsan-cc -O2 examples/taskstats/taskstats.c -o taskstats -pthread
  *     ./taskstats [seconds] [threads per group]
@@ -153,6 +156,7 @@ struct task_struct {
 	struct task_delay_info delays;
 	pthread_t thread;
 	unsigned int work; /* how many system calls it makes before the end */
+	u16 tgid_stats_version; /* WRITE_ONCE_PUBLISH: what it read unlocked */
 };
 
 /* All threads of a group are on one ring through thread_group. */
@@ -176,9 +180,22 @@ static __thread struct task_struct *current;
 
 static const bool family_registered = true;
 
-static struct taskstats *kmem_cache_zalloc(void)
+/* The slab allocator: out of line, as in the kernel. */
+static __noinline struct taskstats *kmem_cache_alloc(void)
 {
-	return calloc(1, sizeof(struct taskstats));
+	return malloc(sizeof(struct taskstats));
+}
+
+/* __GFP_ZERO: the object is zeroed in the caller's sight, the stores that
+ * a release must order before the pointer's publication. (Not memset():
+ * gcc expands a small one inline, where no instrumentation sees it.) */
+__inline_helper struct taskstats *kmem_cache_zalloc(void)
+{
+	struct taskstats *stats = kmem_cache_alloc();
+
+	if (stats)
+		*stats = (struct taskstats){ 0 };
+	return stats;
 }
 
 static void kmem_cache_free(struct taskstats *stats)
@@ -252,6 +269,33 @@ static __noinline struct taskstats *taskstats_tgid_alloc(struct task_struct *tsk
 		kmem_cache_free(stats_new);
 
 	return sig->stats;
+#elif defined(WRITE_ONCE_PUBLISH)
+	struct sighand_struct *const sighand = tsk->sighand;
+	struct taskstats *stats_new, *stats;
+
+	/* Every access to sig->stats marked, so no data race; but nothing
+	 * orders the zeroing below before the pointer a reader finds here. */
+	stats = READ_ONCE(sig->stats);
+	if (stats || thread_group_empty(tsk))
+		return stats;
+
+	/* No problem if kmem_cache_zalloc() fails */
+	stats_new = kmem_cache_zalloc();
+
+	spin_lock_irq(&sighand->siglock);
+	if (!READ_ONCE(sig->stats)) {
+		/* The mistake: a marked store, not a release. On a weakly
+		 * ordered CPU the zeroed object may become visible after the
+		 * pointer to it. */
+		WRITE_ONCE(sig->stats, stats_new);
+		stats_new = NULL;
+	}
+	spin_unlock_irq(&sighand->siglock);
+
+	if (stats_new)
+		kmem_cache_free(stats_new);
+
+	return READ_ONCE(sig->stats);
 #else
 	struct taskstats *stats;
 
@@ -285,13 +329,25 @@ static void taskstats_tgid_free(struct signal_struct *sig)
 /* Send pid data out on exit. */
 static __noinline void taskstats_exit(struct task_struct *tsk, int group_dead)
 {
+	struct taskstats *stats;
 	int is_thread_group;
 
 	(void)group_dead;
 	if (!family_registered)
 		return;
 
-	is_thread_group = !!taskstats_tgid_alloc(tsk);
+	stats = taskstats_tgid_alloc(tsk);
+	is_thread_group = !!stats;
+#ifdef WRITE_ONCE_PUBLISH
+	/*
+	 * The lockless reader that the acquire/release pairing exists for.
+	 * Upstream, the thread only touches the statistics under siglock
+	 * (fill_tgid_exit()); this one first reads their version, as a reply
+	 * to a listener would carry it, without the lock.
+	 */
+	if (is_thread_group)
+		tsk->tgid_stats_version = stats->version;
+#endif
 	if (is_thread_group) {
 		/* PID + STATS + TGID + STATS: the message size doubles */
 		/* fill the tsk->signal->stats structure */
@@ -545,9 +601,11 @@ int main(int argc, char **argv)
 
 	if (n < 2)
 		n = 2;
-#ifdef FIXED
+#if defined(FIXED)
 	printf("taskstats (fixed: v5, smp_load_acquire/smp_store_release), %.1f s, %d threads per group\n",
 	       seconds, n);
+#elif defined(WRITE_ONCE_PUBLISH)
+	printf("taskstats (READ_ONCE/WRITE_ONCE: no acquire/release), %.1f s, %d threads per group\n", seconds, n);
 #else
 	printf("taskstats (buggy: before the fix), %.1f s, %d threads per group\n", seconds, n);
 #endif

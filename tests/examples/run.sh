@@ -20,6 +20,10 @@
 #   taskstats     up to 20 runs of 2 s; "data-race in taskstats_tgid_alloc /
 #                 taskstats_tgid_alloc"
 #
+# and taskstats' WRITE_ONCE variant (-DWRITE_ONCE_PUBLISH, --ucsan-weak-memory):
+# silent by default with every access watched, and reported "(reordered)"
+# under weak_memory=1 within up to 12 runs of 5 s (test_write_once below).
+#
 # and every report they print must be one of those races (a report of anything
 # else fails the test). On an idle machine the first run or two suffice; the
 # bounds leave room for a busy one (detection slows down with the machine's
@@ -251,6 +255,85 @@ test_fixed() {
 	return 1
 }
 
+# The taskstats variant that publishes with WRITE_ONCE() (-DWRITE_ONCE_PUBLISH,
+# built with --ucsan-weak-memory): every access to sig->stats is marked, so
+# the default mode stays silent with every access watched; weak_memory=1
+# reports the zeroing of the statistics reordered past their publication.
+# A missing barrier is found only when the sampler lands on the zeroing
+# store and a late reader comes by while it is in flight: sample densely
+# with short stalls (see examples/taskstats/README.md), 4 threads a group.
+WO_OPTIONS=weak_memory=1:skip_watch=10:udelay_task=10
+WO_ARGS=4
+WO_TRIES=12
+WO_SECS=5
+WO_TITLE='^BUG: UCSAN: data-race in (taskstats_exit / taskstats_tgid_alloc|taskstats_tgid_alloc / taskstats_exit)$'
+
+# test_write_once CC
+test_write_once() {
+	cc=$1 name=taskstats id=examples/$cc/taskstats-write-once
+	out=$OUTROOT/$cc exe=$OUTROOT/$cc/taskstats-write-once log=$OUTROOT/$cc/taskstats-write-once.build.log
+	bounds taskstats
+	mkdir -p "$out"
+	rm -f "$exe" "$exe".run*
+	: >"$log"
+	if ! build taskstats "$cc" "$exe" --ucsan-weak-memory -DWRITE_ONCE_PUBLISH; then
+		echo "FAIL: $id"
+		echo "  build failed:"
+		tail_indented "$log"
+		return 1
+	fi
+	# Default mode: marked accesses only, nothing to report.
+	run "$exe" "$FIXED_OPTIONS" "$FIXED_SECONDS" "$exe.run0"
+	if [ "$rc" != 0 ] || grep -q '^BUG: UCSAN: ' "$exe.run0.stderr"; then
+		echo "FAIL: $id"
+		echo "  weak_memory=0 ($FIXED_OPTIONS): exit status $rc, expected 0 and no report"
+		tail_indented "$exe.run0.stderr"
+		return 1
+	fi
+	n=0 done='' why=''
+	while [ "$n" -lt "$WO_TRIES" ] && [ -z "$done" ]; do
+		n=$((n + 1))
+		p=$exe.run$n
+		(cd "$ROOT" && UCSAN_OPTIONS=$WO_OPTIONS exec timeout -k 5 $((WO_SECS + 60)) "$exe" "$WO_SECS" \
+			$WO_ARGS >"$p.stdout" 2>"$p.stderr")
+		rc=$?
+		err=$p.stderr
+		bugs=$(grep -c '^BUG: UCSAN: ' "$err")
+		want=0
+		[ "$bugs" -gt 0 ] && want=66
+		if [ "$rc" != "$want" ]; then
+			why="run $n: exit status $rc with $bugs report(s) (expected $want)"
+			break
+		fi
+		if line=$(grep '^BUG: UCSAN: ' "$err" | grep -Ev -m1 "$WO_TITLE"); then
+			why="run $n: an unexpected report: $line"
+			break
+		fi
+		# The whole report: the reordered zeroing, the unlocked read, and
+		# where the zeroing was carried to (the unlock that retired it).
+		awk '/^=+$/ { if (t && w && r && to) found = 1; t = w = r = to = 0; next }
+		/^BUG: UCSAN: data-race in / { t = 1 }
+		/^write \(reordered\) to 0x[0-9a-f]+ of [0-9]+ bytes by thread / { getline; if ($1 ~ /^taskstats_tgid_alloc\+0x/ || ($1 == "kmem_cache_zalloc" && $NF == "[inline]")) w = 1 }
+		/^read to 0x[0-9a-f]+ of 2 bytes by thread / { getline; if ($1 ~ /^taskstats_exit\+0x/) r = 1 }
+		/^  \+-> reordered to: taskstats_tgid_alloc\+0x/ { to = 1 }
+		END { exit !found }' "$err" && done=yes
+	done
+	if [ -n "$done" ]; then
+		echo "PASS: $id"
+		[ -n "${EX_VERBOSE:-}" ] && echo "  (run $n of $WO_TRIES)"
+		return 0
+	fi
+	echo "FAIL: $id"
+	if [ -n "$why" ]; then
+		echo "  $why"
+	else
+		echo "  not reported as expected in $n runs of ${WO_SECS}s ($WO_OPTIONS)"
+	fi
+	echo "  to reproduce: UCSAN_OPTIONS=$WO_OPTIONS build/tests/examples/$cc/taskstats-write-once $WO_SECS $WO_ARGS"
+	tail_indented "$exe.run$n.stderr"
+	return 1
+}
+
 pass=0 fail=0 t0=$(date +%s)
 for name in $NAMES; do
 	bounds "$name"
@@ -269,6 +352,9 @@ for cc in $COMPILERS; do
 	for name in $NAMES; do
 		if test_buggy "$name" "$cc"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 		if test_fixed "$name" "$cc"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+		if [ "$name" = taskstats ]; then
+			if test_write_once "$cc"; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
+		fi
 	done
 done
 echo "examples: $pass passed, $fail failed in $(($(date +%s) - t0))s" >&2

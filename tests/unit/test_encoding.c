@@ -63,6 +63,22 @@ int main(void)
 	CHECK("table_pow2", wp_table_slots(1) == 1 && wp_table_slots(64) == 64 && wp_table_slots(65) == 128 &&
 				    wp_table_slots(4096) == 4096 && wp_table_slots(3) == 4);
 	CHECK("slot_in_range", wp_base_slot(0x7fffffffe000, 64) < 64);
+	/* Alike offsets of aligned regions (per-thread malloc arenas) must
+	 * not all share one slot: 16 regions reach at least 8 slots. */
+	unsigned long used = 0;
+	for (uintptr_t r = 1; r <= 16; r++)
+		used |= 1UL << wp_base_slot(0x7f0000000000UL + (r << UCSAN_REGION_SHIFT) + 0x2000, 64);
+	CHECK("regions_scattered", __builtin_popcountl(used) >= 8);
+	/* The armed summary: a window sees the bits of its own three words
+	 * (mod 64), wrapping around, and no others. */
+	CHECK("armed_own_word", wp_window_armed(1ULL << 11, 10));
+	CHECK("armed_window_edges", wp_window_armed(1ULL << 10, 10) && wp_window_armed(1ULL << 12, 10));
+	CHECK("armed_outside", !wp_window_armed(1ULL << 13, 10) && !wp_window_armed(1ULL << 9, 10));
+	CHECK("armed_wraps", wp_window_armed(1ULL, 63) && wp_window_armed(1ULL << 1, 63) &&
+				     !wp_window_armed(1ULL << 2, 63));
+	CHECK("armed_folded", wp_window_armed(1ULL << 3, 64 + 2));
+	CHECK("region_pages_adjacent",
+	      wp_base_slot(0x7f0004000000UL + 0x3000, 64) == ((wp_base_slot(0x7f0004000000UL + 0x2000, 64) + 1) & 63));
 	CHECK("insert_prefers_own_slot", wp_insert_index(10, 0) == 10 + UCSAN_CHECK_ADJACENT);
 	int seen[UCSAN_NUM_SLOTS] = { 0 };
 	for (int i = 0; i < UCSAN_NUM_SLOTS; i++)
