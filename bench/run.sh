@@ -267,16 +267,16 @@ function rule(   i, line, dashes) {
 # Geometric means over the workloads (nw of them) of column values.
 function gacc(col, x) { if (x > 0) { glog[col] += log(x); gn[col]++ } }
 function gmean(col) { return gn[col] == nw ? exp(glog[col] / gn[col]) : -1 }
-# t[c] for each configuration c of `list`: workload w'"'"'s median time, or
+# T[c] for each configuration c of `list`: workload w'"'"'s median time, or
 # for w == "geomean" the geometric mean of the medians.
 function times(w, list,   C, nc, j) {
 	nc = split(list, C, " ")
 	for (j = 1; j <= nc; j++) {
 		if (w != "geomean") {
-			t[C[j]] = median(w SUBSEP C[j])
-			gacc(C[j], t[C[j]])
+			T[C[j]] = median(w SUBSEP C[j])
+			gacc(C[j], T[C[j]])
 		} else
-			t[C[j]] = gmean(C[j])
+			T[C[j]] = gmean(C[j])
 	}
 }
 '
@@ -359,11 +359,11 @@ END {
 		w = i <= nw ? W[i] : "geomean"
 		times(w, configs)
 		cell[1] = w
-		cell[2] = secs(t["floor"]); cell[3] = secs(t["ucsan"]); cell[4] = secs(t["tsan-gcc"])
-		cell[5] = ratio(t["ucsan"], t["tsan-gcc"])
-		cell[6] = secs(t["floor-clang"]); cell[7] = secs(t["ucsan-clang"]); cell[8] = secs(t["tsan-clang"])
-		cell[9] = ratio(t["ucsan-clang"], t["floor-clang"])
-		cell[10] = ratio(t["ucsan-clang"], t["tsan-clang"])
+		cell[2] = secs(T["floor"]); cell[3] = secs(T["ucsan"]); cell[4] = secs(T["tsan-gcc"])
+		cell[5] = ratio(T["ucsan"], T["tsan-gcc"])
+		cell[6] = secs(T["floor-clang"]); cell[7] = secs(T["ucsan-clang"]); cell[8] = secs(T["tsan-clang"])
+		cell[9] = ratio(T["ucsan-clang"], T["floor-clang"])
+		cell[10] = ratio(T["ucsan-clang"], T["tsan-clang"])
 		row(cell)
 	}
 }' "$DATA"
@@ -387,11 +387,11 @@ END {
 		w = i <= nw ? W[i] : "geomean"
 		times(w, configs)
 		cell[1] = w
-		cell[2] = secs(t["floor"]); cell[3] = secs(t["ucsan"])
-		cell[4] = secs(t["floor-weak"]); cell[5] = secs(t["ucsan-weak"])
-		cell[6] = ratio(t["floor-weak"], t["floor"])
-		cell[7] = ratio(t["ucsan-weak"], t["floor-weak"])
-		cell[8] = ratio(t["ucsan-weak"], t["ucsan"])
+		cell[2] = secs(T["floor"]); cell[3] = secs(T["ucsan"])
+		cell[4] = secs(T["floor-weak"]); cell[5] = secs(T["ucsan-weak"])
+		cell[6] = ratio(T["floor-weak"], T["floor"])
+		cell[7] = ratio(T["ucsan-weak"], T["floor-weak"])
+		cell[8] = ratio(T["ucsan-weak"], T["ucsan"])
 		row(cell)
 	}
 }' "$DATA"
