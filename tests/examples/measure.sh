@@ -6,7 +6,8 @@
 # tests/examples/run.sh built (run it first).
 #
 # Usage: tests/examples/measure.sh [RUNS]      (default 5; each run at most 120 s)
-# Environment: EX_COMPILERS (default "gcc clang"), EX_NAMES (default all three)
+# Environment: EX_COMPILERS (default "gcc clang"), EX_NAMES (default all three),
+#   MEASURE_OPTIONS (more UCSAN_OPTIONS, e.g. overhead_budget=2)
 set -u
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
@@ -30,7 +31,7 @@ for name in ${EX_NAMES:-tcp_poll fastopen_rsk taskstats}; do
 		while [ "$i" -lt "$RUNS" ]; do
 			i=$((i + 1))
 			t0=$(now)
-			(cd "$ROOT" && UCSAN_OPTIONS=halt_on_error=1 exec timeout -k 5 $((LIMIT + 30)) "$exe" "$LIMIT" \
+			(cd "$ROOT" && UCSAN_OPTIONS=halt_on_error=1${MEASURE_OPTIONS:+:$MEASURE_OPTIONS} exec timeout -k 5 $((LIMIT + 30)) "$exe" "$LIMIT" \
 				>"$OUT/$cc/$name.measure.stdout" 2>"$OUT/$cc/$name.measure.stderr")
 			rc=$?
 			t1=$(now)
