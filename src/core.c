@@ -460,8 +460,13 @@ static void final_check_reorder(struct ucsan_ctx *ctx)
 {
 	if (!ctx->reorder.size || ctx->disable_count)
 		return;
+	const long countdown = ctx->saved_skip;
 	ctx->saved_skip = 0;
 	check_reorder(ctx);
+	/* No watch after all (a racing watchpoint was found instead, say):
+	 * the thread's count goes on where it was. */
+	if (ctx->saved_skip == 0)
+		ctx->saved_skip = countdown;
 }
 
 static void retire_reorder(struct ucsan_ctx *ctx)
