@@ -284,6 +284,38 @@ function times(w, list,   C, nc, j) {
 TIMES_AWK='$6 == "0" || $6 == "66" { k = $1 SUBSEP $2; cnt[k]++; val[k, cnt[k]] = $4 }
 '
 
+# times_table COLUMN...: one row per workload and a geometric mean row; a
+# column is a configuration (its median seconds) or A/B (the ratio of two
+# configurations' medians).
+times_table() {
+	awk -v workloads="$WORKLOADS" -v columns="$*" "$TABLE_AWK$TIMES_AWK"'
+	END {
+		nw = split(workloads, W, " ")
+		nc = split(columns, COL, " ")
+		head[1] = "workload"
+		configs = ""
+		for (j = 1; j <= nc; j++) {
+			np = split(COL[j], pair, "/")
+			head[j + 1] = np == 2 ? COL[j] : COL[j] " s"
+			for (k = 1; k <= np; k++)
+				if (!(pair[k] in listed)) { listed[pair[k]] = 1; configs = configs " " pair[k] }
+		}
+		ncol = nc + 1
+		for (i = 1; i <= ncol; i++) width[i] = length(head[i])
+		width[1] = 10
+		row(head)
+		rule()
+		for (i = 1; i <= nw + 1; i++) {
+			w = i <= nw ? W[i] : "geomean"
+			times(w, configs)
+			cell[1] = w
+			for (j = 1; j <= nc; j++)
+				cell[j + 1] = split(COL[j], pair, "/") == 2 ? ratio(T[pair[1]], T[pair[2]]) : secs(T[COL[j]])
+			row(cell)
+		}
+	}' "$DATA"
+}
+
 echo
 echo "ucsan benchmark: absolute times vary with the machine and its load; the ratios are the point."
 echo "$(uname -m), $(nproc 2>/dev/null || echo '?') CPUs; median of $RUNS run(s), interleaved; wall seconds; RSS = peak resident set (MiB)."
@@ -345,56 +377,15 @@ done
 echo
 echo "Compiler for compiler: ucsan-cc with gcc (the columns above) against gcc's TSan, with clang against clang's."
 echo
-awk -v workloads="$WORKLOADS" "$TABLE_AWK$TIMES_AWK"'
-END {
-	nw = split(workloads, W, " ")
-	configs = "floor ucsan tsan-gcc floor-clang ucsan-clang tsan-clang"
-	ncol = split("workload|floor s|ucsan s|tsan-gcc s|ucsan/tsan-gcc|" \
-		"floor-clang s|ucsan-clang s|tsan-clang s|ucsan-clang/floor-clang|ucsan-clang/tsan-clang", head, "|")
-	for (i = 1; i <= ncol; i++) width[i] = length(head[i])
-	width[1] = 10
-	row(head)
-	rule()
-	for (i = 1; i <= nw + 1; i++) {
-		w = i <= nw ? W[i] : "geomean"
-		times(w, configs)
-		cell[1] = w
-		cell[2] = secs(T["floor"]); cell[3] = secs(T["ucsan"]); cell[4] = secs(T["tsan-gcc"])
-		cell[5] = ratio(T["ucsan"], T["tsan-gcc"])
-		cell[6] = secs(T["floor-clang"]); cell[7] = secs(T["ucsan-clang"]); cell[8] = secs(T["tsan-clang"])
-		cell[9] = ratio(T["ucsan-clang"], T["floor-clang"])
-		cell[10] = ratio(T["ucsan-clang"], T["tsan-clang"])
-		row(cell)
-	}
-}' "$DATA"
+times_table floor ucsan tsan-gcc ucsan/tsan-gcc \
+	floor-clang ucsan-clang tsan-clang ucsan-clang/floor-clang ucsan-clang/tsan-clang
 echo
 echo "floor-clang / ucsan-clang: as floor / ucsan, the workloads compiled by UCSAN_CC=clang ucsan-cc."
 
 echo
 echo "Weak memory: the workloads built with ucsan-cc --ucsan-weak-memory (function entry/exit hooks)."
 echo
-awk -v workloads="$WORKLOADS" "$TABLE_AWK$TIMES_AWK"'
-END {
-	nw = split(workloads, W, " ")
-	configs = "floor ucsan floor-weak ucsan-weak"
-	ncol = split("workload|floor s|ucsan s|floor-weak s|ucsan-weak s|" \
-		"floor-weak/floor|ucsan-weak/floor-weak|ucsan-weak/ucsan", head, "|")
-	for (i = 1; i <= ncol; i++) width[i] = length(head[i])
-	width[1] = 10
-	row(head)
-	rule()
-	for (i = 1; i <= nw + 1; i++) {
-		w = i <= nw ? W[i] : "geomean"
-		times(w, configs)
-		cell[1] = w
-		cell[2] = secs(T["floor"]); cell[3] = secs(T["ucsan"])
-		cell[4] = secs(T["floor-weak"]); cell[5] = secs(T["ucsan-weak"])
-		cell[6] = ratio(T["floor-weak"], T["floor"])
-		cell[7] = ratio(T["ucsan-weak"], T["floor-weak"])
-		cell[8] = ratio(T["ucsan-weak"], T["ucsan"])
-		row(cell)
-	}
-}' "$DATA"
+times_table floor ucsan floor-weak ucsan-weak floor-weak/floor ucsan-weak/floor-weak ucsan-weak/ucsan
 echo
 echo "floor-weak: the --ucsan-weak-memory binary on the empty runtime (the hooks alone cost floor-weak/floor)."
 echo "ucsan-weak: that binary on build/lib/libucsan.so with UCSAN_OPTIONS=weak_memory=1, otherwise default options."
