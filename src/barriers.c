@@ -51,8 +51,7 @@ UCSAN_EXPORT void ucsan_release(void)
 	REAL(name, int, arg_type)                                                      \
 	UCSAN_EXPORT int name(arg_type x)                                              \
 	{                                                                              \
-		if (unlikely(ucsan_ctx_tls.reorder.size != 0))                         \
-			ucsan_barrier(BARRIER_RELEASE);                                \
+		ucsan_release_point();                                                 \
 		int (*f)(arg_type) = get_##name();                                     \
 		return f ? f(x) : ENOSYS;                                              \
 	}
@@ -69,8 +68,7 @@ RELEASE_OP(pthread_barrier_wait, pthread_barrier_t *)
 REAL(pthread_cond_wait, int, pthread_cond_t *, pthread_mutex_t *)
 UCSAN_EXPORT int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
 {
-	if (unlikely(ucsan_ctx_tls.reorder.size != 0))
-		ucsan_barrier(BARRIER_RELEASE);
+	ucsan_release_point();
 	int (*f)(pthread_cond_t *, pthread_mutex_t *) = get_pthread_cond_wait();
 	return f ? f(c, m) : ENOSYS;
 }
@@ -78,8 +76,7 @@ UCSAN_EXPORT int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
 REAL(pthread_cond_timedwait, int, pthread_cond_t *, pthread_mutex_t *, const struct timespec *)
 UCSAN_EXPORT int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *t)
 {
-	if (unlikely(ucsan_ctx_tls.reorder.size != 0))
-		ucsan_barrier(BARRIER_RELEASE);
+	ucsan_release_point();
 	int (*f)(pthread_cond_t *, pthread_mutex_t *, const struct timespec *) = get_pthread_cond_timedwait();
 	return f ? f(c, m, t) : ENOSYS;
 }
@@ -89,8 +86,7 @@ typedef void *(*start_fn)(void *);
 REAL(pthread_create, int, pthread_t *, const pthread_attr_t *, start_fn, void *)
 UCSAN_EXPORT int pthread_create(pthread_t *t, const pthread_attr_t *a, start_fn start, void *arg)
 {
-	if (unlikely(ucsan_ctx_tls.reorder.size != 0))
-		ucsan_barrier(BARRIER_RELEASE);
+	ucsan_release_point();
 	int (*f)(pthread_t *, const pthread_attr_t *, start_fn, void *) = get_pthread_create();
 	return f ? f(t, a, start, arg) : EAGAIN;
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The hot path: the check every instrumented access makes, inlined into
- * each entry point. It reads the thread's skip counter and, only while some
- * watchpoint is set anywhere, a window of the watchpoint table. It never
+ * each entry point. It reads the thread's skip counter, the summary of which
+ * table words are in use and, only while a word of its window is, that
+ * window of the watchpoint table. It never
  * writes shared memory and never calls anything on the common path.
  */
 #ifndef UCSAN_CHECK_H

@@ -143,13 +143,18 @@ extern bool func_hooks_seen;
 void ucsan_barrier(enum ucsan_barrier kind);
 /* __tsan_func_exit while a pending access belongs to the returning frame. */
 NOINLINE void ucsan_reorder_func_exit(struct ucsan_ctx *ctx);
+/* A release operation: retires the thread's pending access, if any. */
+static inline void ucsan_release_point(void)
+{
+	if (unlikely(ucsan_ctx_tls.reorder.size != 0))
+		ucsan_barrier(BARRIER_RELEASE);
+}
 /* The memory order of an atomic operation, for the barrier it implies. */
 static inline void ucsan_atomic_order(int mo)
 {
 	/* release, acq_rel, seq_cst (C11 values 3, 4, 5; flag bits above). */
-	mo &= 0xff;
-	if (mo >= 3 && unlikely(ucsan_ctx_tls.reorder.size != 0))
-		ucsan_barrier(BARRIER_RELEASE);
+	if ((mo & 0xff) >= 3)
+		ucsan_release_point();
 }
 /* Checks any size, splitting what one watchpoint cannot encode. */
 void ucsan_check_range(const volatile void *ptr, size_t size, int type, uintptr_t ip);
