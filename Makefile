@@ -51,7 +51,7 @@ $(B)/lib/pkgconfig/ucsan.pc: ucsan.pc.in Makefile
 
 # --- tests ---------------------------------------------------------------
 # test_symbolize.c is built by tests/unit/run.sh, under both compilers.
-UNIT_SRCS := tests/unit/test_encoding.c tests/unit/test_options.c tests/unit/test_suppressions.c
+UNIT_SRCS := tests/unit/test_cold_sites.c tests/unit/test_encoding.c tests/unit/test_options.c tests/unit/test_suppressions.c
 UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/unit/%,$(UNIT_SRCS))
 
 $(B)/tests/unit/%: tests/unit/%.c $(RT_OBJS)
@@ -66,6 +66,11 @@ check: all unit
 # Benchmarks: a table, not a test (see bench/).
 bench: all
 	$(MAKE) -C bench
+
+# One-shot detection rates of ucsan and ThreadSanitizer on tests/oneshot/:
+# a table, not a test (ONESHOT_RUNS=N runs per program, default 20).
+oneshot: all
+	sh tests/oneshot/measure.sh
 
 # The long soak (make check runs a short one).
 soak: all
@@ -92,5 +97,5 @@ install: all
 clean:
 	rm -rf $(B)
 
-.PHONY: all unit check demo bench soak install clean
+.PHONY: all unit check demo bench oneshot soak install clean
 -include $(RT_OBJS:.o=.d)

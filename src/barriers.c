@@ -5,7 +5,8 @@
  * which are interposed to retire the thread's pending access before they
  * run: unlocking a mutex, spinlock or rwlock (waiting on a condition
  * variable unlocks one too), posting a semaphore, signalling a condition
- * variable, a barrier and creating a thread all publish what came before.
+ * variable and a barrier all publish what came before (creating a thread
+ * does too: threads.c).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -79,16 +80,6 @@ UCSAN_EXPORT int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, c
 	ucsan_release_point();
 	int (*f)(pthread_cond_t *, pthread_mutex_t *, const struct timespec *) = get_pthread_cond_timedwait();
 	return f ? f(c, m, t) : ENOSYS;
-}
-
-/* Everything before pthread_create() happens before the new thread. */
-typedef void *(*start_fn)(void *);
-REAL(pthread_create, int, pthread_t *, const pthread_attr_t *, start_fn, void *)
-UCSAN_EXPORT int pthread_create(pthread_t *t, const pthread_attr_t *a, start_fn start, void *arg)
-{
-	ucsan_release_point();
-	int (*f)(pthread_t *, const pthread_attr_t *, start_fn, void *) = get_pthread_create();
-	return f ? f(t, a, start, arg) : EAGAIN;
 }
 
 /* For tests: the size of the thread's pending (reorderable) access, 0 if

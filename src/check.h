@@ -39,42 +39,61 @@ static ALWAYS_INLINE _Atomic(uint64_t) *find_watchpoint(uintptr_t addr, size_t s
 }
 
 /*
- * Accesses of at most UCSAN_SLOT_RANGE bytes (larger ones go through
- * ucsan_check_range()). `type` is a constant at
- * every call site, so the marked/plain distinction folds away.
+ * What a plain access that finds no watchpoint and no cold site does: count
+ * towards the next sampled watch. Marked accesses never set watchpoints
+ * and do not count as skipped; neither do aligned plain word-size writes
+ * under assume_plain_writes_atomic=1 (the kernel treats them as atomic). A
+ * thread with annotation state still has scoped checks to run on them.
  */
-static ALWAYS_INLINE void check_access(const volatile void *ptr, size_t size, int type, uintptr_t ip)
+static ALWAYS_INLINE bool treated_as_marked(const volatile void *ptr, size_t size, int type)
 {
-	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	return (type & UCSAN_ACCESS_ATOMIC) ||
+	       ((type & UCSAN_ACCESS_WRITE) && !(type & (UCSAN_ACCESS_COMPOUND | UCSAN_ACCESS_ASSERT)) &&
+		size <= sizeof(long) && ucsan_opts.assume_plain_writes_atomic && ((uintptr_t)ptr & (size - 1)) == 0);
+}
 
-	if ((type & UCSAN_ACCESS_ATOMIC) && ucsan_opts.ignore_atomics)
-		return;
-	const uint64_t armed = atomic_load_explicit(&ucsan_armed, memory_order_relaxed);
-	if (unlikely(armed != 0) && wp_window_armed(armed, wp_base_slot((uintptr_t)ptr, ucsan_nslots))) {
-		uint64_t encoded;
-		_Atomic(uint64_t) *wp =
-			find_watchpoint((uintptr_t)ptr, size, (type & UCSAN_ACCESS_WRITE) != 0, &encoded);
-		if (unlikely(wp != NULL)) {
-			ucsan_found_watchpoint(ptr, size, type, ip, wp, encoded);
-			return;
-		}
-	}
-	/*
-	 * Marked accesses never set watchpoints and do not count as skipped;
-	 * neither do aligned plain word-size writes, which the kernel (and
-	 * assume_plain_writes_atomic=1) treats as atomic. A thread with
-	 * annotation state still has scoped checks to run on them.
-	 */
-	if ((type & UCSAN_ACCESS_ATOMIC) ||
-	    ((type & UCSAN_ACCESS_WRITE) && !(type & (UCSAN_ACCESS_COMPOUND | UCSAN_ACCESS_ASSERT)) &&
-	     size <= sizeof(long) && ucsan_opts.assume_plain_writes_atomic &&
-	     ((uintptr_t)ptr & (size - 1)) == 0)) {
+static ALWAYS_INLINE void count_access(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type,
+				       uintptr_t ip)
+{
+	if (treated_as_marked(ptr, size, type)) {
 		if (unlikely(ctx->skip < UCSAN_SPECIAL_THRESHOLD))
 			ucsan_special_marked();
 		return;
 	}
 	if (unlikely(--ctx->skip < 0))
 		ucsan_slow_path(ptr, size, type, ip);
+}
+
+/* After the watchpoint check: a cold site, or counted. */
+static ALWAYS_INLINE void check_site(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type,
+				     uintptr_t ip)
+{
+	if (!(type & UCSAN_ACCESS_ATOMIC) && unlikely(ucsan_ctx_sites(ctx)[site_index(ip)] != SITE_WARM)) {
+		ucsan_cold_site(ptr, size, type, ip);
+		return;
+	}
+	count_access(ctx, ptr, size, type, ip);
+}
+
+/*
+ * Accesses of at most UCSAN_SLOT_RANGE bytes (larger ones go through
+ * ucsan_check_range()). `type` is a constant at every call site, so the
+ * marked/plain distinction folds away. `ip` is the access's code site: a
+ * plain access at a site this thread has not finished with goes to the
+ * cold-site path, which may watch it. While anything is watched, the whole
+ * check runs out of line (ucsan_check_armed()): the table scan needs
+ * registers the common path would otherwise save on every access, and
+ * every call here stays a tail call.
+ */
+static ALWAYS_INLINE void check_access(const volatile void *ptr, size_t size, int type, uintptr_t ip)
+{
+	if ((type & UCSAN_ACCESS_ATOMIC) && ucsan_opts.ignore_atomics)
+		return;
+	if (unlikely(atomic_load_explicit(&ucsan_armed, memory_order_relaxed) != 0)) {
+		ucsan_check_armed(ptr, size, type, ip);
+		return;
+	}
+	check_site(&ucsan_ctx_tls, ptr, size, type, ip);
 }
 
 #define CALLER_PC() ((uintptr_t)__builtin_return_address(0))

@@ -82,6 +82,7 @@ void ucsan_ctx_init(struct ucsan_ctx *ctx)
 	uint64_t seed = ucsan_opts.seed ? (uint64_t)ucsan_opts.seed
 					: ucsan_now_ns() ^ ((uint64_t)ctx->tid << 32) ^ (uintptr_t)ctx;
 	ctx->rng = splitmix64(seed + ctx->index) | 1;
+	ucsan_sites_attach(ctx);
 	ctx->initialized = true;
 }
 
@@ -154,7 +155,8 @@ static void reset_skip(struct ucsan_ctx *ctx, uint64_t cost_ns, uint64_t now)
 void ucsan_ctx_update_special(struct ucsan_ctx *ctx)
 {
 	bool special = ctx->atomic_nest_count > 0 || ctx->in_flat_atomic || ctx->atomic_next > 0 ||
-		       ctx->access_mask != 0 || ctx->scoped != NULL || ctx->reorder.size != 0;
+		       ctx->access_mask != 0 || ctx->scoped != NULL || ctx->reorder.size != 0 ||
+		       ctx->value_check != NULL;
 	if (special == ctx->special)
 		return;
 	if (special) {
@@ -238,16 +240,30 @@ bool ucsan_read_value(const volatile void *ptr, size_t size, struct ucsan_value 
 
 /* === Stalling === */
 
-static void delay_access(struct ucsan_ctx *ctx)
+/* The stall of a sampled watch: microseconds from udelay_task (or
+ * udelay_interrupt in a signal handler), randomized if asked. */
+static long sample_delay_us(struct ucsan_ctx *ctx)
 {
 	long us = ctx->signal_depth ? ucsan_opts.udelay_interrupt : ucsan_opts.udelay_task;
+	if (us > 0 && ucsan_opts.delay_randomize)
+		us -= (long)(ucsan_rand32(ctx) % (uint32_t)us);
+	return us;
+}
+
+/*
+ * Short stalls busy-wait, as the kernel does: sleeping would round up to
+ * the timer slack (50 us) and cost a context switch. Long ones (cold
+ * sites) sleep, see ucsan_cold_stall().
+ */
+static void delay_access(struct ucsan_ctx *ctx, _Atomic(uint64_t) *wp, long us, bool sleep)
+{
 	if (us <= 0)
 		return;
-	if (ucsan_opts.delay_randomize)
-		us -= (long)(ucsan_rand32(ctx) % (uint32_t)us);
-	/* Busy-wait, as the kernel does: sleeping would round up to the
-	 * timer slack (50 us) and cost a context switch. */
-	uint64_t end = ucsan_now_ns() + (uint64_t)us * 1000;
+	if (sleep) {
+		ucsan_cold_stall(ctx, wp, us);
+		return;
+	}
+	const uint64_t end = ucsan_now_ns() + (uint64_t)us * 1000;
 	while (ucsan_now_ns() < end)
 		ucsan_cpu_relax();
 }
@@ -311,7 +327,7 @@ static void disarm_slot(size_t index)
 }
 
 static void setup_watchpoint(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type,
-			     uintptr_t ip)
+			     uintptr_t ip, long us, bool sleep)
 {
 	const bool is_write = (type & UCSAN_ACCESS_WRITE) != 0;
 	const bool is_assert = (type & UCSAN_ACCESS_ASSERT) != 0;
@@ -339,7 +355,7 @@ static void setup_watchpoint(struct ucsan_ctx *ctx, const volatile void *ptr, si
 	const bool is_reorder = (type & UCSAN_ACCESS_SCOPED) && !is_assert;
 	const bool have_value = !is_reorder && ucsan_read_value(ptr, size, &old);
 
-	delay_access(ctx);
+	delay_access(ctx, wp, us, sleep);
 
 	/* With an access mask (UCSAN_ASSERT_EXCLUSIVE_BITS) only changes
 	 * inside it count. */
@@ -529,14 +545,19 @@ static uint64_t watch_cost(struct ucsan_ctx *ctx, uint64_t t0, uint64_t t1)
 	return report < cost ? cost - report : 0;
 }
 
-/* Sets up a watchpoint for a sampled access, if this thread may. */
-static void watch(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip)
+/* Sets up a watchpoint for an access, if this thread may. */
+bool ucsan_watch(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip, long us,
+		 bool sleep)
 {
 	if (ctx->disable_count || !atomic_load_explicit(&ucsan_enabled, memory_order_relaxed))
-		return;
+		return false;
+	/* A lone thread races with nobody, unless its own signal handlers
+	 * may hit its watchpoints. */
+	if (ucsan_single_threaded() && !ucsan_opts.interrupt_watcher)
+		return false;
 	if (!wp_encodable((uintptr_t)ptr, size)) {
 		ucsan_counter_add(CTR_UNENCODABLE_ACCESSES, 1);
-		return;
+		return false;
 	}
 	/*
 	 * Nothing in the runtime may be checked while we watch or report.
@@ -551,7 +572,7 @@ static void watch(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, 
 		pthread_sigmask(SIG_BLOCK, &all, &old);
 	}
 	ctx->disable_count++;
-	setup_watchpoint(ctx, ptr, size, type, ip);
+	setup_watchpoint(ctx, ptr, size, type, ip, us, sleep);
 	/* weak_memory: this access now stays in flight (see reorder). An
 	 * assertion is no access; a masked one has no value to reorder. */
 	if (ucsan_opts.weak_memory && !(type & UCSAN_ACCESS_ASSERT) && !ctx->access_mask)
@@ -559,6 +580,13 @@ static void watch(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, 
 	ctx->disable_count--;
 	if (block)
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return true;
+}
+
+/* A sampled watch. */
+static void watch(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip)
+{
+	ucsan_watch(ctx, ptr, size, type, ip, sample_delay_us(ctx), false);
 }
 
 /*
@@ -609,9 +637,28 @@ static void special_path(struct ucsan_ctx *ctx, const volatile void *ptr, size_t
 NOINLINE void ucsan_special_marked(void)
 {
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	if (ctx->value_check)
+		ucsan_value_check_run(ctx, false);
 	check_reorder(ctx);
 	if (ctx->scoped)
 		check_scoped_accesses(ctx);
+}
+
+/* First access of this thread (or of the process, before our constructor
+ * ran): set up, and start counting from here. */
+void ucsan_thread_first_entry(struct ucsan_ctx *ctx)
+{
+	if (!ucsan_initialized)
+		ucsan_init();
+	ucsan_ctx_init(ctx);
+	/* No rate known yet: the first period is skip_watch long (with
+	 * skip_watch=0, this very access is watched). */
+	const uint64_t now = budget_clock();
+	const long skip = new_skip(ctx, 0, now);
+	if (ctx->special)
+		ctx->saved_skip = skip;
+	else
+		ctx->skip = skip;
 }
 
 NOINLINE void ucsan_slow_path(const volatile void *ptr, size_t size, int type, uintptr_t ip)
@@ -619,22 +666,14 @@ NOINLINE void ucsan_slow_path(const volatile void *ptr, size_t size, int type, u
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
 
 	if (unlikely(!ctx->initialized)) {
-		/* First access of this thread (or of the process, before our
-		 * constructor ran): set up, and start counting from here. */
-		if (!ucsan_initialized)
-			ucsan_init();
-		ucsan_ctx_init(ctx);
-		/* No rate known yet: the first period is skip_watch long
-		 * (with skip_watch=0, this very access is watched). */
-		const uint64_t now = budget_clock();
-		const long skip = new_skip(ctx, 0, now);
-		if (ctx->special)
-			ctx->saved_skip = skip;
-		else
-			ctx->skip = skip;
-		if (skip > 0)
+		ucsan_thread_first_entry(ctx);
+		if ((ctx->special ? ctx->saved_skip : ctx->skip) > 0)
 			return;
 	}
+	if (ctx->value_check)
+		ucsan_value_check_run(ctx, false);
+	if (ctx->cold_starved)
+		ucsan_cold_refresh(ctx);
 	if (unlikely(atomic_load_explicit(&ucsan_deferred_reports, memory_order_relaxed)) &&
 	    !ctx->signal_depth)
 		ucsan_report_flush_deferred();
@@ -646,6 +685,23 @@ NOINLINE void ucsan_slow_path(const volatile void *ptr, size_t size, int type, u
 	watch(ctx, ptr, size, type, ip);
 	const uint64_t t1 = budget_clock();
 	reset_skip(ctx, watch_cost(ctx, t0, t1), t1);
+}
+
+/* The type is a run-time value here, not a constant: this runs only while
+ * some thread is watching. */
+NOINLINE void ucsan_check_armed(const volatile void *ptr, size_t size, int type, uintptr_t ip)
+{
+	const uint64_t armed = atomic_load_explicit(&ucsan_armed, memory_order_relaxed);
+	if (wp_window_armed(armed, wp_base_slot((uintptr_t)ptr, ucsan_nslots))) {
+		uint64_t encoded;
+		_Atomic(uint64_t) *wp =
+			find_watchpoint((uintptr_t)ptr, size, (type & UCSAN_ACCESS_WRITE) != 0, &encoded);
+		if (unlikely(wp != NULL)) {
+			ucsan_found_watchpoint(ptr, size, type, ip, wp, encoded);
+			return;
+		}
+	}
+	check_site(&ucsan_ctx_tls, ptr, size, type, ip);
 }
 
 /* Consume a watchpoint our access conflicts with; the watcher reports. */
@@ -668,11 +724,8 @@ NOINLINE void ucsan_found_watchpoint(const volatile void *ptr, size_t size, int 
 {
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
 
-	if (!ctx->initialized) {
-		if (!ucsan_initialized)
-			ucsan_init();
-		ucsan_ctx_init(ctx);
-	}
+	if (!ctx->initialized)
+		ucsan_thread_first_entry(ctx);
 	/*
 	 * ctx->watching set means a signal handler interrupted this thread's
 	 * own stall (only possible with interrupt_watcher=1, which leaves

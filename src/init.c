@@ -53,6 +53,7 @@ static void atfork_child(void)
 	ucsan_pid = (int)getpid();
 	ucsan_reset_after_fork();
 	ucsan_report_reset_after_fork();
+	ucsan_threads_after_fork();
 }
 
 /*

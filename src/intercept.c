@@ -103,30 +103,30 @@ static ALWAYS_INLINE void *do_set(void *dst, int c, size_t n, uintptr_t pc)
 
 UCSAN_EXPORT void *memcpy(void *dst, const void *src, size_t n)
 {
-	return do_copy(dst, src, n, 0, false);
+	return do_copy(dst, src, n, CALLER_PC(), false);
 }
 
 UCSAN_EXPORT void *memmove(void *dst, const void *src, size_t n)
 {
-	return do_copy(dst, src, n, 0, true);
+	return do_copy(dst, src, n, CALLER_PC(), true);
 }
 
 UCSAN_EXPORT void *memset(void *dst, int c, size_t n)
 {
-	return do_set(dst, c, n, 0);
+	return do_set(dst, c, n, CALLER_PC());
 }
 
 UCSAN_EXPORT void *__tsan_memcpy(void *dst, const void *src, size_t n)
 {
-	return do_copy(dst, src, n, 0, false);
+	return do_copy(dst, src, n, CALLER_PC(), false);
 }
 
 UCSAN_EXPORT void *__tsan_memmove(void *dst, const void *src, size_t n)
 {
-	return do_copy(dst, src, n, 0, true);
+	return do_copy(dst, src, n, CALLER_PC(), true);
 }
 
 UCSAN_EXPORT void *__tsan_memset(void *dst, int c, size_t n)
 {
-	return do_set(dst, c, n, 0);
+	return do_set(dst, c, n, CALLER_PC());
 }

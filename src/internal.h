@@ -28,6 +28,20 @@
 
 /* Access types (UCSAN_ACCESS_*) are the public ones, from ucsan.h. */
 
+/* === Code sites ===
+ * A site is the return address of an entry-point call, hashed into one of
+ * UCSAN_SITES buckets. Calls are at least five bytes apart, so dropping
+ * two low bits keeps 16 KiB of consecutive code free of collisions. */
+#define UCSAN_SITE_BITS 12
+#define UCSAN_SITES (1u << UCSAN_SITE_BITS)
+#define SITE_WARM 0xff
+static inline size_t site_index(uintptr_t pc)
+{
+	return (size_t)(pc >> 2) & (UCSAN_SITES - 1);
+}
+/* Every site cold; never written. */
+extern const uint8_t ucsan_sites_cold[UCSAN_SITES];
+
 /* === Per-thread context === */
 struct ucsan_ctx {
 	/* Accesses to skip before the next watchpoint; the hot path only
@@ -77,6 +91,30 @@ struct ucsan_ctx {
 	long period_skip;
 	int periods; /* sampling periods begun so far (saturates) */
 	uint64_t report_ns; /* time the last watch spent reporting: not a watch cost */
+
+	/* Cold sites (cold_sites.c): when this thread's cold-site budget
+	 * started to accrue, and how much of it its stalls have used. */
+	uint64_t cold_start_ns;  /* when the bucket was last filled */
+	int64_t cold_tokens_ns;  /* stall time the bucket holds */
+	/* The cold stall that took over from this thread's (its number), while
+	 * it lasts: this thread's cold sites wait their turn meanwhile. */
+	uint32_t cold_parked;
+	bool cold_preempted; /* the last cold stall was taken over */
+	bool cold_starved;   /* sites were let go for want of budget */
+	uint32_t cold_turn;  /* the number of this thread's cold stall */
+	uint64_t cold_stalled_ns; /* how long the last cold stall lasted */
+	/* A value check left for this thread's next runtime entry (report.c's
+	 * deferred value checks), or NULL. */
+	struct ucsan_value_check *value_check;
+
+	/* The thread's code-site table (cold_sites.c), as an offset from
+	 * ucsan_sites_cold: one byte per bucket (site_index()), how often the
+	 * thread has had the site watched, SITE_WARM once it is done with it.
+	 * Zeroed TLS means the all-cold table, so a new thread's first access
+	 * takes the cold path, which sets the thread up with a table of its
+	 * own. (An offset in TLS, not the table: a library loaded by dlopen
+	 * has only a few hundred bytes of static TLS to live in.) */
+	uintptr_t sites_off;
 };
 
 /* Far below any real countdown, so the hot path's "--skip < 0" always fires
@@ -122,9 +160,48 @@ static inline void ucsan_counter_add(enum ucsan_counter c, long v)
 }
 
 /* === Engine slow paths (core.c) === */
+/* A thread's first runtime entry: identity, seed, first sample count. */
+void ucsan_thread_first_entry(struct ucsan_ctx *ctx);
+/* Watches one access: sets the watchpoint, stalls `us` microseconds
+ * (sleeping if `sleep`, so the other threads have the CPU), reports.
+ * Returns false if nothing was watched. */
+bool ucsan_watch(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip, long us,
+		 bool sleep);
+/* A plain access at a site this thread has not finished with (check.h). */
+NOINLINE void ucsan_cold_site(const volatile void *ptr, size_t size, int type, uintptr_t ip);
+/* A cold watch's stall: sleeps up to `us`, less if the watchpoint is
+ * consumed or another thread's cold watch takes over. */
+void ucsan_cold_stall(struct ucsan_ctx *ctx, _Atomic(uint64_t) *wp, long us);
+/* Every site of this thread becomes cold again. */
+void ucsan_sites_reset(struct ucsan_ctx *ctx);
+/* A thread that let sites go for want of budget, once it has some again. */
+void ucsan_cold_refresh(struct ucsan_ctx *ctx);
+/* The thread's site table: set up at its first entry, released at exit
+ * (from then on every site is warm for it). */
+void ucsan_sites_attach(struct ucsan_ctx *ctx);
+void ucsan_sites_release(struct ucsan_ctx *ctx);
+void ucsan_sites_after_fork(void);
+static inline uint8_t *ucsan_ctx_sites(const struct ucsan_ctx *ctx)
+{
+	return (uint8_t *)((uintptr_t)ucsan_sites_cold + ctx->sites_off);
+}
+
+/* === Threads (threads.c) === */
+/* Threads alive now, counted from pthread_create to thread exit. With one
+ * (and no handler allowed to interrupt a watch), nothing can race. */
+extern _Atomic int ucsan_live_threads;
+static inline bool ucsan_single_threaded(void)
+{
+	return atomic_load_explicit(&ucsan_live_threads, memory_order_relaxed) <= 1;
+}
+void ucsan_threads_after_fork(void);
+
+
 NOINLINE void ucsan_found_watchpoint(const volatile void *ptr, size_t size, int type, uintptr_t ip,
 				     _Atomic(uint64_t) *wp, uint64_t encoded);
 NOINLINE void ucsan_slow_path(const volatile void *ptr, size_t size, int type, uintptr_t ip);
+/* check_access() while something is watched (check.h). */
+NOINLINE void ucsan_check_armed(const volatile void *ptr, size_t size, int type, uintptr_t ip);
 /* A marked access by a special thread: only its scoped checks to run. */
 NOINLINE void ucsan_special_marked(void);
 /* Enter or leave special mode after annotation state changed. */
@@ -194,6 +271,9 @@ void ucsan_report_known_origin(const volatile void *ptr, size_t size, int type, 
 void ucsan_report_unknown_origin(const volatile void *ptr, size_t size, int type, uintptr_t ip,
 				 struct ucsan_value old, struct ucsan_value new, unsigned long mask);
 void ucsan_report_reset_after_fork(void);
+/* Judges the thread's deferred value check (see report.c), if its store
+ * has landed or `final` (the thread or the process ends). */
+void ucsan_value_check_run(struct ucsan_ctx *ctx, bool final);
 void ucsan_report_fork_prepare(void);
 void ucsan_report_fork_parent(void);
 /* Reports made inside signal handlers, parked until it is safe to

@@ -3,8 +3,8 @@
  * The plain-access entry points gcc and clang emit under -fsanitize=thread:
  * one-line shims over check_access(). Atomics are in tsan_atomics.c.
  *
- * They pass no caller pc (0): reports unwind the stack anyway, and reading
- * the return address would cost every access a frame setup.
+ * Each passes its return address, the access's code site, which the
+ * cold-site check keys on (one load in a function without a frame).
  */
 #include "check.h"
 #include "internal.h"
@@ -16,44 +16,44 @@
 #define DEFINE_SIZED(n)                                                                    \
 	UCSAN_EXPORT void __tsan_read##n(void *p)                                          \
 	{                                                                                  \
-		check_access(p, n, PLAIN, 0);                                    \
+		check_access(p, n, PLAIN, CALLER_PC());                          \
 	}                                                                                  \
 	UCSAN_EXPORT void __tsan_write##n(void *p)                                         \
 	{                                                                                  \
-		check_access(p, n, WRITE, 0);                                    \
+		check_access(p, n, WRITE, CALLER_PC());                          \
 	}                                                                                  \
 	UCSAN_EXPORT void __tsan_unaligned_read##n(void *p)                                \
 	{                                                                                  \
-		check_access(p, n, PLAIN, 0);                                    \
+		check_access(p, n, PLAIN, CALLER_PC());                          \
 	}                                                                                  \
 	UCSAN_EXPORT void __tsan_unaligned_write##n(void *p)                               \
 	{                                                                                  \
-		check_access(p, n, WRITE, 0);                                    \
+		check_access(p, n, WRITE, CALLER_PC());                          \
 	}                                                                                  \
 	/* clang -tsan-compound-read-before-write=1: x += 1 and friends. */               \
 	UCSAN_EXPORT void __tsan_read_write##n(void *p)                                    \
 	{                                                                                  \
-		check_access(p, n, RMW, 0);                                      \
+		check_access(p, n, RMW, CALLER_PC());                            \
 	}                                                                                  \
 	UCSAN_EXPORT void __tsan_unaligned_read_write##n(void *p)                          \
 	{                                                                                  \
-		check_access(p, n, RMW, 0);                                      \
+		check_access(p, n, RMW, CALLER_PC());                            \
 	}                                                                                  \
 	/* Aligned volatile accesses up to word size are marked, as in the kernel;   \
 	 * anything else volatile is checked as a plain access. */                    \
 	UCSAN_EXPORT void __tsan_volatile_read##n(void *p)                                 \
 	{                                                                                  \
 		if (n <= sizeof(long) && ((uintptr_t)p & (n - 1)) == 0)                    \
-			check_access(p, n, UCSAN_ACCESS_ATOMIC, 0);              \
+			check_access(p, n, UCSAN_ACCESS_ATOMIC, CALLER_PC());    \
 		else                                                                       \
-			check_access(p, n, PLAIN, 0);                            \
+			check_access(p, n, PLAIN, CALLER_PC());                  \
 	}                                                                                  \
 	UCSAN_EXPORT void __tsan_volatile_write##n(void *p)                                \
 	{                                                                                  \
 		if (n <= sizeof(long) && ((uintptr_t)p & (n - 1)) == 0)                    \
-			check_access(p, n, WRITE | UCSAN_ACCESS_ATOMIC, 0);      \
+			check_access(p, n, WRITE | UCSAN_ACCESS_ATOMIC, CALLER_PC()); \
 		else                                                                       \
-			check_access(p, n, WRITE, 0);                            \
+			check_access(p, n, WRITE, CALLER_PC());                  \
 	}                                                                                  \
 	UCSAN_EXPORT void __tsan_unaligned_volatile_read##n(void *p)                       \
 	{                                                                                  \
@@ -81,12 +81,12 @@ DEFINE_SIZED(16)
 
 UCSAN_EXPORT void __tsan_read_range(void *p, unsigned long size)
 {
-	ucsan_check_range(p, size, PLAIN, 0);
+	ucsan_check_range(p, size, PLAIN, CALLER_PC());
 }
 
 UCSAN_EXPORT void __tsan_write_range(void *p, unsigned long size)
 {
-	ucsan_check_range(p, size, WRITE, 0);
+	ucsan_check_range(p, size, WRITE, CALLER_PC());
 }
 
 UCSAN_EXPORT void __tsan_read_range_pc(void *p, unsigned long size, void *pc)
@@ -104,12 +104,12 @@ UCSAN_EXPORT void __tsan_write_range_pc(void *p, unsigned long size, void *pc)
 UCSAN_EXPORT void __tsan_vptr_update(void **vptr_p, void *new_val)
 {
 	if (*vptr_p != new_val)
-		check_access(vptr_p, sizeof(void *), WRITE, 0);
+		check_access(vptr_p, sizeof(void *), WRITE, CALLER_PC());
 }
 
 UCSAN_EXPORT void __tsan_vptr_read(void **vptr_p)
 {
-	check_access(vptr_p, sizeof(void *), PLAIN, 0);
+	check_access(vptr_p, sizeof(void *), PLAIN, CALLER_PC());
 }
 
 /*

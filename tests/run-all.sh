@@ -22,9 +22,11 @@ done
 # Short soak and fuzzing (make soak and tests/fuzz/run.sh SECONDS go longer).
 run_suite env SOAK_SECONDS=10 sh tests/stress/run.sh
 run_suite sh tests/fuzz/run.sh 60
-# The kernel's KCSAN test suite, ported, the weak-memory tests and the
-# many-thread scale tests: same harness, their own directories.
-for d in kcsan weak_memory scale; do
+# The kernel's KCSAN test suite, ported, the weak-memory tests, the
+# many-thread scale tests and the one-shot corpus (one realistic race per
+# program, found in one short run; tests/oneshot/measure.sh compares the
+# detection rates with ThreadSanitizer's): same harness, their own directories.
+for d in kcsan weak_memory scale oneshot; do
 	[ -d tests/$d ] && run_suite env E2E_DIR=tests/$d E2E_SUITE=$d sh tests/e2e/run.sh
 done
 

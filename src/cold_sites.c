@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Cold sites: the first executions of each code site by each thread are
+ * watched, with a stall long enough to outlast a wake-up.
+ *
+ * Races in short programs live in code that runs once or a few times per
+ * thread -- a flag set at shutdown, a lazy initialisation, a reduction at
+ * the end of a worker -- usually within milliseconds of the other thread's
+ * access, just after a thread start, a join or a wake-up. Sampling one
+ * access in thousands almost never picks those, and a stall of
+ * microseconds ends before the other thread is even scheduled. So each
+ * thread watches every site the first `cold_watches` times it runs it, and
+ * sleeps about `cold_udelay` there, from a budget of its own (below).
+ * Nothing is watched while the process has one thread.
+ *
+ * The hot path pays one byte load per access for this: ctx->sites[] is
+ * SITE_WARM for every site the thread is done with.
+ */
+#include <limits.h>
+#include <linux/futex.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "internal.h"
+
+/*
+ * May this thread afford a cold watch of `us` microseconds now? The budget
+ * is a bucket of stall time: it fills at cold_budget_percent of the time
+ * the thread spends outside cold stalls, holds at most cold_budget_ms, and
+ * starts full.
+ * A cold site met while it is empty is not done with: it is counted and
+ * stays cold, and is watched on a later run. A thread thus
+ * alternates stalls with stretches of real progress instead of stalling
+ * through a string of new sites, and reaches the one that races while the
+ * other thread is still there.
+ */
+static bool cold_budget_allows(struct ucsan_ctx *ctx, uint64_t now, long us)
+{
+	const int64_t cap = (int64_t)ucsan_opts.cold_budget_ms * 1000000;
+	if (!ctx->cold_start_ns) {
+		ctx->cold_start_ns = now;
+		ctx->cold_tokens_ns = cap;
+	} else {
+		ctx->cold_tokens_ns += (int64_t)((now - ctx->cold_start_ns) / 100 * (uint64_t)ucsan_opts.cold_budget_percent);
+		if (ctx->cold_tokens_ns > cap)
+			ctx->cold_tokens_ns = cap;
+		ctx->cold_start_ns = now;
+	}
+	/* Any credit pays for a whole stall (the bucket may go into debt):
+	 * a site that runs once must not lose its watch to a short balance. */
+	(void)us;
+	return ctx->cold_tokens_ns > 0;
+}
+
+/*
+ * And the process's: all threads' cold stalls together may take
+ * cold_process_ms, plus cold_process_percent of the time since the first
+ * one. A program that starts thousands of short threads, each with new
+ * sites, would otherwise pay every thread's full budget.
+ */
+static _Atomic uint64_t process_cold_start_ns;
+static _Atomic uint64_t process_cold_spent_ns;
+
+static bool process_budget_allows(uint64_t now)
+{
+	uint64_t start = atomic_load_explicit(&process_cold_start_ns, memory_order_relaxed);
+	if (!start) {
+		uint64_t zero = 0;
+		atomic_compare_exchange_strong(&process_cold_start_ns, &zero, now);
+		start = atomic_load(&process_cold_start_ns);
+	}
+	const uint64_t allowed = (uint64_t)ucsan_opts.cold_process_ms * 1000000ULL +
+				 (now - start) / 100 * (uint64_t)ucsan_opts.cold_process_percent;
+	return atomic_load_explicit(&process_cold_spent_ns, memory_order_relaxed) < allowed;
+}
+
+/*
+ * Cold stalls share time as readers and writers do. Reads stall side by
+ * side: two threads running the same code (a lazy initialisation, a
+ * reduction at the end of equal workers) then stall together, and one's
+ * write meets the other's watched read. A watched write -- the flag set once
+ * at shutdown, which catches the threads that poll it -- has the stage to
+ * itself: it cuts short the stalls in progress, and their threads run on
+ * without new ones ("parked") until it ends, so they meet its watchpoint
+ * instead of sleeping through it. A site cut short is watched again later;
+ * a site that ran before never cuts another write short. cold_seq is odd
+ * while a write stall is on, numbers the write stalls, and is the futex
+ * stalling threads sleep on, so a write stall wakes the ones it cuts short.
+ */
+static _Atomic uint32_t cold_seq;
+
+/* A site's byte: how often it was watched, SITE_RETRY once its watch was
+ * cut short (it has run before, so it will again), SITE_WARM when done. */
+#define SITE_RETRY 0x80
+#define SITE_COUNT 0x7f
+
+static void futex_wait(_Atomic uint32_t *word, uint32_t val, uint64_t ns)
+{
+	struct timespec ts = { (time_t)(ns / 1000000000ULL), (long)(ns % 1000000000ULL) };
+	syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, val, &ts, NULL, 0);
+}
+
+static void futex_wake_all(_Atomic uint32_t *word)
+{
+	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+/* May a cold watch start, and under which number? A read needs no write
+ * stall on; a write takes the stage, from another write only if its site
+ * is new. */
+static bool take_turn(bool is_write, bool may_take_over, uint32_t *seq)
+{
+	uint32_t cur = atomic_load(&cold_seq);
+	if (!is_write) {
+		*seq = cur;
+		return !(cur & 1);
+	}
+	do {
+		if ((cur & 1) && !may_take_over)
+			return false;
+		*seq = (cur | 1) + ((cur & 1) ? 2 : 0);
+	} while (!atomic_compare_exchange_weak(&cold_seq, &cur, *seq));
+	futex_wake_all(&cold_seq);
+	return true;
+}
+
+void ucsan_cold_stall(struct ucsan_ctx *ctx, _Atomic(uint64_t) *wp, long us)
+{
+	const uint32_t seq = ctx->cold_turn;
+	const uint64_t start = ucsan_now_ns(), end = start + (uint64_t)us * 1000;
+	uint64_t now = start;
+	while (now < end && atomic_load_explicit(wp, memory_order_relaxed) != WP_CONSUMED) {
+		const uint32_t cur = atomic_load(&cold_seq);
+		if (cur != seq) {
+			ctx->cold_parked = cur;
+			ctx->cold_preempted = true;
+			break;
+		}
+		/* Wakes for a take-over at once, for a consumer within 250 us. */
+		futex_wait(&cold_seq, seq, end - now < 250000 ? end - now : 250000);
+		now = ucsan_now_ns();
+	}
+	ctx->cold_stalled_ns = now - start;
+}
+
+/* A write stall is over (or never began): the stage is free again, and the
+ * threads it parked may stall. A stall that was taken over leaves it. */
+static void end_turn(uint32_t seq)
+{
+	if (seq & 1)
+		atomic_compare_exchange_strong(&cold_seq, &seq, seq + 1);
+}
+
+NOINLINE void ucsan_cold_site(const volatile void *ptr, size_t size, int type, uintptr_t ip)
+{
+	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	if (unlikely(!ctx->initialized))
+		ucsan_thread_first_entry(ctx);
+	uint8_t *site = &ucsan_ctx_sites(ctx)[site_index(ip)];
+	if (ctx->sites_off == 0) {
+		/* No table (the thread started inside the runtime): counted. */
+		count_access(ctx, ptr, size, type, ip);
+		return;
+	}
+	/* Runtime-internal or disabled: neither watched nor done with. */
+	if (ctx->disable_count || ctx->signal_depth || !atomic_load_explicit(&ucsan_enabled, memory_order_relaxed)) {
+		count_access(ctx, ptr, size, type, ip);
+		return;
+	}
+	/* Parked: the site waits until the stall that took over ends. A
+	 * parked thread runs on, and meets that watchpoint if it races. */
+	if (ctx->cold_parked) {
+		if (atomic_load_explicit(&cold_seq, memory_order_relaxed) == ctx->cold_parked) {
+			count_access(ctx, ptr, size, type, ip);
+			return;
+		}
+		ctx->cold_parked = 0;
+	}
+	/* delay_randomize: from a quarter to twice cold_udelay. Races differ
+	 * in how long the other side takes to arrive, and a run's stalls
+	 * should not all miss the same way. */
+	long us = ucsan_opts.cold_udelay;
+	if (ucsan_opts.delay_randomize && us >= 4)
+		us = us / 4 + (long)(ucsan_rand32(ctx) % (uint32_t)(us * 7 / 4));
+	const int times = (int)ucsan_opts.cold_watches;
+	/* Done with the site, and counted like any access: while the thread
+	 * is alone, or has annotation state (whose accesses the special path
+	 * handles), and for accesses that count as marked. */
+	if (times <= 0 || ctx->special || treated_as_marked(ptr, size, type) || ucsan_single_threaded()) {
+		*site = SITE_WARM;
+		count_access(ctx, ptr, size, type, ip);
+		return;
+	}
+	/* No budget left: done with for now, and counted. The thread's
+	 * sites all turn cold again once there is budget (see
+	 * ucsan_cold_refresh()): hot code must not pay for the cold path
+	 * on every access meanwhile. */
+	const uint64_t now = ucsan_now_ns();
+	if (!cold_budget_allows(ctx, now, us) || !process_budget_allows(now)) {
+		*site = SITE_WARM;
+		ctx->cold_starved = true;
+		count_access(ctx, ptr, size, type, ip);
+		return;
+	}
+	const uint8_t before = *site;
+	const bool is_write = (type & UCSAN_ACCESS_WRITE) != 0;
+	if (!take_turn(is_write, !(before & SITE_RETRY), &ctx->cold_turn)) {
+		count_access(ctx, ptr, size, type, ip);
+		return;
+	}
+	const int watched = (before & SITE_COUNT) + 1;
+	*site = watched >= times ? SITE_WARM : (uint8_t)((before & SITE_RETRY) | watched);
+	ctx->cold_stalled_ns = 0;
+	const bool watched_now = ucsan_watch(ctx, ptr, size, type, ip, us, true);
+	end_turn(ctx->cold_turn);
+	if (!watched_now) {
+		*site = before;
+		count_access(ctx, ptr, size, type, ip);
+		return;
+	}
+	ctx->cold_tokens_ns -= (int64_t)ctx->cold_stalled_ns;
+	atomic_fetch_add_explicit(&process_cold_spent_ns, ctx->cold_stalled_ns, memory_order_relaxed);
+	ctx->cold_start_ns = ucsan_now_ns(); /* a stall earns nothing */
+	/* Cut short by another thread's cold watch: watched again later. */
+	if (ctx->cold_preempted) {
+		ctx->cold_preempted = false;
+		*site = before | SITE_RETRY;
+	}
+}
+
+/* Called now and then (on sampled watches): a thread whose budget ran
+ * out, and now has some again, takes its sites as new once more. */
+void ucsan_cold_refresh(struct ucsan_ctx *ctx)
+{
+	const uint64_t now = ucsan_now_ns();
+	if (!cold_budget_allows(ctx, now, ucsan_opts.cold_udelay) || !process_budget_allows(now))
+		return;
+	ctx->cold_starved = false;
+	ucsan_sites_reset(ctx);
+}
+
+/* === Site tables ===
+ *
+ * One 4 KiB table per thread: the first SITE_POOL threads alive at once
+ * take theirs from a static pool (untouched pages cost no memory), later
+ * ones map their own. A thread that ends points at the all-warm table, so
+ * what its remaining TLS destructors run never touches a table that has
+ * gone to another thread.
+ */
+const uint8_t ucsan_sites_cold[UCSAN_SITES] __attribute__((aligned(4096)));
+static const uint8_t sites_warm[UCSAN_SITES] __attribute__((aligned(4096))) = { [0 ... UCSAN_SITES - 1] = SITE_WARM };
+
+#define SITE_POOL 64
+static uint8_t site_pool[SITE_POOL][UCSAN_SITES] __attribute__((aligned(4096)));
+static _Atomic uint64_t site_pool_used;
+
+static uintptr_t offset_of_table(const uint8_t *t)
+{
+	return (uintptr_t)t - (uintptr_t)ucsan_sites_cold;
+}
+
+static uint8_t *table_alloc(void)
+{
+	uint64_t used = atomic_load(&site_pool_used);
+	while (~used) {
+		const int i = __builtin_ctzll(~used);
+		if (atomic_compare_exchange_weak(&site_pool_used, &used, used | (1ULL << i)))
+			return site_pool[i];
+	}
+	void *p = mmap(NULL, UCSAN_SITES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+static void table_free(uint8_t *t)
+{
+	if (t >= site_pool[0] && t < site_pool[SITE_POOL]) {
+		const size_t i = (size_t)(t - site_pool[0]) / UCSAN_SITES;
+		/* memset is the runtime's own, which checks its caller. */
+		ucsan_ctx_tls.disable_count++;
+		memset(t, 0, UCSAN_SITES);
+		ucsan_ctx_tls.disable_count--;
+		atomic_fetch_and(&site_pool_used, ~(1ULL << i));
+	} else {
+		munmap(t, UCSAN_SITES);
+	}
+}
+
+void ucsan_sites_attach(struct ucsan_ctx *ctx)
+{
+	uint8_t *t = table_alloc();
+	ctx->sites_off = offset_of_table(t ? t : sites_warm);
+}
+
+void ucsan_sites_release(struct ucsan_ctx *ctx)
+{
+	uint8_t *t = ucsan_ctx_sites(ctx);
+	ctx->sites_off = offset_of_table(sites_warm);
+	if (t != sites_warm && t != ucsan_sites_cold)
+		table_free(t);
+}
+
+/* The child has the forking thread only: the other threads' tables are
+ * free again. */
+void ucsan_sites_after_fork(void)
+{
+	const uint8_t *t = ucsan_ctx_sites(&ucsan_ctx_tls);
+	uint64_t keep = 0;
+	if (t >= site_pool[0] && t < site_pool[SITE_POOL])
+		keep = 1ULL << ((size_t)(t - site_pool[0]) / UCSAN_SITES);
+	ucsan_ctx_tls.disable_count++;
+	for (int i = 0; i < SITE_POOL; i++) {
+		if (!(keep & (1ULL << i)) && (atomic_load(&site_pool_used) & (1ULL << i)))
+			memset(site_pool[i], 0, UCSAN_SITES);
+	}
+	ucsan_ctx_tls.disable_count--;
+	atomic_store(&site_pool_used, keep);
+}
+
+void ucsan_sites_reset(struct ucsan_ctx *ctx)
+{
+	uint8_t *t = ucsan_ctx_sites(ctx);
+	if (t == ucsan_sites_cold || t == sites_warm)
+		return;
+	/* memset is the runtime's own, which checks its caller's writes. */
+	ctx->disable_count++;
+	memset(t, 0, UCSAN_SITES);
+	ctx->disable_count--;
+}

@@ -1,0 +1,98 @@
+// Fixed twin of struct_copy.c: the reporter copies the statistics under the
+// lock that protects them, and formats the copy after unlocking.
+//
+// EXIT: 0
+// NOT: UCSAN
+// REPEAT: 5
+
+#include <pthread.h>
+#include <stdio.h>
+
+#include "oneshot.h"
+
+struct server_stats {
+	unsigned long requests;
+	unsigned long errors;
+	long long started_us;
+};
+
+struct server {
+	pthread_mutex_t lock;
+	struct server_stats stats;
+	int stopping;
+	unsigned long bytes;
+};
+
+/* Serve one request; returns the response size or -1. */
+static int serve(unsigned long n)
+{
+	spin_for_us(25);
+	return (int)(n % 7) * 100;
+}
+
+NOINLINE void count_request(struct server *srv, int rc)
+{
+	pthread_mutex_lock(&srv->lock);
+	srv->stats.requests++;
+	if (rc < 0)
+		srv->stats.errors++;
+	pthread_mutex_unlock(&srv->lock);
+}
+
+NOINLINE void report_stats(struct server *srv)
+{
+	struct server_stats snap;
+	long long up;
+
+	pthread_mutex_lock(&srv->lock);
+	snap = srv->stats;
+	pthread_mutex_unlock(&srv->lock);
+	up = now_us() - snap.started_us;
+	printf("up %lld us: %lu requests, %lu errors\n", up, snap.requests,
+	       snap.errors);
+}
+
+static int stopping(struct server *srv)
+{
+	int s;
+
+	pthread_mutex_lock(&srv->lock);
+	s = srv->stopping;
+	pthread_mutex_unlock(&srv->lock);
+	return s;
+}
+
+static void *request_main(void *arg)
+{
+	struct server *srv = arg;
+	unsigned long n = 0;
+
+	while (!stopping(srv)) {
+		int rc = serve(n++);
+
+		count_request(srv, rc);
+		if (rc > 0)
+			srv->bytes += (unsigned long)rc;
+	}
+	return NULL;
+}
+
+int main(void)
+{
+	static struct server srv = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	pthread_t t;
+	int i;
+
+	srv.stats.started_us = now_us();
+	pthread_create(&t, NULL, request_main, &srv);
+	for (i = 0; i < 5; i++) {
+		sleep_us(1000);
+		report_stats(&srv);
+	}
+	pthread_mutex_lock(&srv.lock);
+	srv.stopping = 1;
+	pthread_mutex_unlock(&srv.lock);
+	pthread_join(t, NULL);
+	printf("served %lu bytes\n", srv.bytes);
+	return 0;
+}

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Unit tests: the cold-site table (which accesses are watched the first
+ * time a thread runs them) and the deferred value check (a write watch a
+ * read consumed, judged once the write has landed). Linked with the
+ * runtime's objects, driven through the entry points the compiler calls.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+void __tsan_read4(void *p);
+void __tsan_write4(void *p);
+
+/* Results are printed at the end: stdio may copy through the runtime's
+ * memcpy, which is itself a code site. */
+struct result {
+	const char *name, *cond;
+	int line;
+	bool ok;
+};
+static struct result results[32];
+static int nresults;
+
+/* Field by field: a struct copy may become a memcpy call. */
+static void record(const char *name, const char *cond, int line, bool ok)
+{
+	struct result *r = &results[nresults++];
+	r->name = name;
+	r->cond = cond;
+	r->line = line;
+	r->ok = ok;
+}
+#define CHECK(name, cond) record(name, #cond, __LINE__, (cond))
+
+static int print_results(void)
+{
+	int failures = 0;
+	for (int i = 0; i < nresults; i++) {
+		if (results[i].ok) {
+			printf("PASS: unit/cold_sites/%s\n", results[i].name);
+		} else {
+			printf("FAIL: unit/cold_sites/%s\n  %s:%d: %s\n", results[i].name, __FILE__, results[i].line,
+			       results[i].cond);
+			failures++;
+		}
+	}
+	return failures;
+}
+
+
+static int shared_a, shared_b, shared_c, shared_flag;
+static _Atomic int reader_stop;
+
+/* Each call site below is one code site (not a tail call: the site is the
+ * return address, which must stay inside these functions). */
+__attribute__((noinline)) static void site_one(int *p)
+{
+	__tsan_read4(p);
+	__asm__ __volatile__("" ::: "memory");
+}
+
+__attribute__((noinline)) static void site_two(int *p)
+{
+	__tsan_read4(p);
+	__asm__ __volatile__("nop; nop" ::: "memory");
+}
+
+/* Bodies differ, or identical code folding would merge the sites. */
+__attribute__((noinline)) static void site_three(int *p)
+{
+	__tsan_read4(p);
+	__asm__ __volatile__("nop" ::: "memory");
+}
+
+static int warm_sites(void)
+{
+	int n = 0;
+	for (unsigned i = 0; i < UCSAN_SITES; i++)
+		n += ucsan_ctx_sites(&ucsan_ctx_tls)[i] == SITE_WARM;
+	return n;
+}
+
+static long watches(void)
+{
+	return atomic_load(&ucsan_counters[CTR_SETUP_WATCHPOINTS]);
+}
+
+/* Polls the flag the way a worker polls a stop flag. */
+static void *reader(void *arg)
+{
+	(void)arg;
+	while (!atomic_load(&reader_stop)) {
+		__tsan_read4(&shared_flag);
+		(void)*(volatile int *)&shared_flag;
+	}
+	return NULL;
+}
+
+static void *idle_thread(void *arg)
+{
+	(void)arg;
+	while (!atomic_load(&reader_stop))
+		sched_yield();
+	return NULL;
+}
+
+int main(void)
+{
+	/* One thread: a site is done with at once, and nothing is watched. */
+	long w0 = watches();
+	int warm0 = warm_sites();
+	site_one(&shared_a);
+	CHECK("alone_marks_warm", warm_sites() == warm0 + 1);
+	CHECK("alone_never_watches", watches() == w0);
+	site_one(&shared_a);
+	CHECK("warm_site_stays_warm", warm_sites() == warm0 + 1);
+
+	/* The first thread created makes the creator's sites cold again. */
+	pthread_t idle;
+	pthread_create(&idle, NULL, idle_thread, NULL);
+	CHECK("going_multithreaded_resets", warm_sites() == 0);
+	CHECK("live_threads_counted", atomic_load(&ucsan_live_threads) == 2);
+
+	/* Two threads: a site's first run is watched once, then it is warm. */
+	w0 = watches();
+	site_two(&shared_b);
+	CHECK("first_run_watched", watches() == w0 + 1);
+	CHECK("first_run_marks_warm", warm_sites() == 1);
+	site_two(&shared_b);
+	CHECK("second_run_not_watched", watches() == w0 + 1);
+
+	/* Another site, another first run watched. */
+	w0 = watches();
+	site_three(&shared_c);
+	CHECK("other_site_watched", watches() == w0 + 1);
+	CHECK("other_site_marks_warm", warm_sites() == 2);
+
+	/*
+	 * The deferred value check: a write is watched (cold), a polling read
+	 * consumes it while the value is still the old one, and the store
+	 * lands after the stall. Reported once the writer enters the runtime.
+	 */
+	pthread_t r;
+	pthread_create(&r, NULL, reader, NULL);
+	long printed0 = ucsan_reports_printed();
+	__tsan_write4(&shared_flag);
+	shared_flag = 1;
+	CHECK("check_pending_after_watch", ucsan_ctx_tls.value_check != NULL);
+	__tsan_read4(&shared_c); /* the next runtime entry judges it */
+	CHECK("check_done_at_next_entry", ucsan_ctx_tls.value_check == NULL);
+	CHECK("landed_store_reported", ucsan_reports_printed() == printed0 + 1);
+
+	atomic_store(&reader_stop, 1);
+	pthread_join(r, NULL);
+	pthread_join(idle, NULL);
+	CHECK("exits_counted", atomic_load(&ucsan_live_threads) == 1);
+	return print_results() ? 1 : 0;
+}
