@@ -258,6 +258,13 @@ static const uint8_t sites_warm[UCSAN_SITES] __attribute__((aligned(4096))) = { 
 static uint8_t site_pool[SITE_POOL][UCSAN_SITES] __attribute__((aligned(4096)));
 static _Atomic uint64_t site_pool_used;
 
+/* The pool slot of a table, or -1 if it was mapped. */
+static int pool_slot(const uint8_t *t)
+{
+	const uintptr_t off = (uintptr_t)t - (uintptr_t)site_pool;
+	return off < sizeof(site_pool) ? (int)(off / UCSAN_SITES) : -1;
+}
+
 static uintptr_t offset_of_table(const uint8_t *t)
 {
 	return (uintptr_t)t - (uintptr_t)ucsan_sites_cold;
@@ -277,8 +284,8 @@ static uint8_t *table_alloc(void)
 
 static void table_free(uint8_t *t)
 {
-	if (t >= site_pool[0] && t < site_pool[SITE_POOL]) {
-		const size_t i = (size_t)(t - site_pool[0]) / UCSAN_SITES;
+	const int i = pool_slot(t);
+	if (i >= 0) {
 		/* memset is the runtime's own, which checks its caller. */
 		ucsan_ctx_tls.disable_count++;
 		memset(t, 0, UCSAN_SITES);
@@ -308,9 +315,8 @@ void ucsan_sites_release(struct ucsan_ctx *ctx)
 void ucsan_sites_after_fork(void)
 {
 	const uint8_t *t = ucsan_ctx_sites(&ucsan_ctx_tls);
-	uint64_t keep = 0;
-	if (t >= site_pool[0] && t < site_pool[SITE_POOL])
-		keep = 1ULL << ((size_t)(t - site_pool[0]) / UCSAN_SITES);
+	const int mine = pool_slot(t);
+	const uint64_t keep = mine >= 0 ? 1ULL << mine : 0;
 	ucsan_ctx_tls.disable_count++;
 	for (int i = 0; i < SITE_POOL; i++) {
 		if (!(keep & (1ULL << i)) && (atomic_load(&site_pool_used) & (1ULL << i)))

@@ -10,17 +10,23 @@
 // TRIES: 12
 // EXIT: 66
 // EXPECT: ^BUG: UCSAN: data-race in set_rx_busy / set_tx_busy$
-// EXPECT-FRAME: ^(read|write|read-write) to 0x[0-9a-f]+ of [0-9]+ bytes by thread [0-9]+ on cpu [0-9]+:$ => ^ set_rx_busy\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*bitfield\.c:32$
-// EXPECT-FRAME: ^(read|write|read-write) to 0x[0-9a-f]+ of [0-9]+ bytes by thread [0-9]+ on cpu [0-9]+:$ => ^ set_tx_busy\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*bitfield\.c:37$
+// EXPECT-FRAME: ^(read|write|read-write) to 0x[0-9a-f]+ of [0-9]+ bytes by thread [0-9]+ on cpu [0-9]+:$ => ^ set_rx_busy\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*bitfield\.c:38$
+// EXPECT-FRAME: ^(read|write|read-write) to 0x[0-9a-f]+ of [0-9]+ bytes by thread [0-9]+ on cpu [0-9]+:$ => ^ set_tx_busy\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*bitfield\.c:43$
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "oneshot.h"
 
 struct session {
+#ifdef FIXED
+	bool rx_busy;			/* owned by the receive thread */
+	bool tx_busy;			/* owned by the transmit thread */
+#else
 	unsigned int rx_busy : 1;	/* owned by the receive thread */
 	unsigned int tx_busy : 1;	/* owned by the transmit thread */
+#endif
 	unsigned int encrypted : 1;
 	unsigned int proto : 5;
 	unsigned long rx_bytes;		/* receive thread only */

@@ -10,8 +10,8 @@
 // TRIES: 40
 // EXIT: 66
 // EXPECT: ^BUG: UCSAN: data-race in Cache::get.* / Cache::get.*$
-// EXPECT-FRAME: ^(read|read-write) to 0x[0-9a-f]+ of 8 bytes by thread [0-9]+ on cpu [0-9]+:$ => ^ Cache::get.*\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*class_counter\.cpp:55$
-// EXPECT-FRAME: ^(write|read-write) to 0x[0-9a-f]+ of 8 bytes by thread [0-9]+ on cpu [0-9]+:$ => ^ Cache::get.*\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*class_counter\.cpp:55$
+// EXPECT-FRAME: ^(read|read-write) to 0x[0-9a-f]+ of 8 bytes by thread [0-9]+ on cpu [0-9]+:$ => ^ Cache::get.*\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*class_counter\.cpp:72$
+// EXPECT-FRAME: ^(write|read-write) to 0x[0-9a-f]+ of 8 bytes by thread [0-9]+ on cpu [0-9]+:$ => ^ Cache::get.*\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*class_counter\.cpp:72$
 
 #include <cstdio>
 #include <mutex>
@@ -25,8 +25,21 @@ class Cache {
 public:
 	bool get(int key, std::string *value);
 	void put(int key, const std::string &value);
+#ifdef FIXED
+	unsigned long hits()
+	{
+		std::lock_guard<std::mutex> g(mu_);
+		return hits_;
+	}
+	unsigned long misses()
+	{
+		std::lock_guard<std::mutex> g(mu_);
+		return misses_;
+	}
+#else
 	unsigned long hits() const { return hits_; }
 	unsigned long misses() const { return misses_; }
+#endif
 
 private:
 	std::mutex mu_;
@@ -51,8 +64,13 @@ NOINLINE bool Cache::get(int key, std::string *value)
 			return false;
 		}
 		*value = it->second;
+#ifdef FIXED
+		hits_++;
+	}
+#else
 	}
 	hits_++;			// racy: outside the lock
+#endif
 	return true;
 }
 

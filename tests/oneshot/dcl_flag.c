@@ -14,17 +14,22 @@
 // EXPECT: ^BUG: UCSAN: data-race in module_register / module_register$
 // EXPECT: ^read to 0x[0-9a-f]+ of 4 bytes by thread [0-9]+ on cpu [0-9]+:$
 // EXPECT: ^write to 0x[0-9a-f]+ of 4 bytes by thread [0-9]+ on cpu [0-9]+:$
-// EXPECT-FRAME: ^read to 0x => ^ module_register\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*dcl_flag\.c:41$
-// EXPECT-FRAME: ^write to 0x => ^ module_register\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*dcl_flag\.c:46$
+// EXPECT-FRAME: ^read to 0x => ^ module_register\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*dcl_flag\.c:49$
+// EXPECT-FRAME: ^write to 0x => ^ module_register\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*dcl_flag\.c:62$
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 
 #include "oneshot.h"
 
 struct module {
 	const char *name;
+#ifdef FIXED
+	atomic_int registered;
+#else
 	int registered;
+#endif
 };
 
 struct registry {
@@ -38,12 +43,24 @@ static struct module compress_module = { .name = "compress" };
 
 NOINLINE void module_register(struct module *m)
 {
+#ifdef FIXED
+	if (atomic_load_explicit(&m->registered, memory_order_acquire))
+#else
 	if (m->registered)		/* racy read: no lock */
+#endif
 		return;
 	pthread_mutex_lock(&registry.lock);
+#ifdef FIXED
+	if (!atomic_load_explicit(&m->registered, memory_order_relaxed)) {
+#else
 	if (!m->registered) {
+#endif
 		registry.mods[registry.count++] = m;
+#ifdef FIXED
+		atomic_store_explicit(&m->registered, 1, memory_order_release);
+#else
 		m->registered = 1;	/* racy write (under the lock) */
+#endif
 	}
 	pthread_mutex_unlock(&registry.lock);
 }

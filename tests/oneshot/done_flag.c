@@ -13,8 +13,8 @@
 // EXPECT: ^BUG: UCSAN: data-race in collect_job / finish_job$
 // EXPECT: ^read to 0x[0-9a-f]+ of 8 bytes by thread [0-9]+ on cpu [0-9]+:$
 // EXPECT: ^write to 0x[0-9a-f]+ of 8 bytes by thread [0-9]+ on cpu [0-9]+:$
-// EXPECT-FRAME: ^write to 0x => ^ finish_job\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*done_flag\.c:41$
-// EXPECT-FRAME: ^read to 0x => ^ collect_job\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*done_flag\.c:50$
+// EXPECT-FRAME: ^write to 0x => ^ finish_job\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*done_flag\.c:45$
+// EXPECT-FRAME: ^read to 0x => ^ collect_job\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*done_flag\.c:55$
 
 #include <pthread.h>
 #include <sched.h>
@@ -37,8 +37,13 @@ struct job {
 NOINLINE void finish_job(struct job *j, unsigned long result)
 {
 	j->result = result;
+#ifdef FIXED
+	j->elapsed_us = now_us() - j->start_us;
+	atomic_store_explicit(&j->done, 1, memory_order_release);
+#else
 	atomic_store_explicit(&j->done, 1, memory_order_release);
 	j->elapsed_us = now_us() - j->start_us;	/* racy write: after the flag */
+#endif
 }
 
 NOINLINE void collect_job(struct job *j)

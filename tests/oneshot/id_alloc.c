@@ -10,8 +10,8 @@
 // EXIT: 66
 // EXPECT: ^BUG: UCSAN: data-race in alloc_session_id / alloc_session_id$
 // EXPECT: ^(read|read-write) to 0x[0-9a-f]+ of 4 bytes by thread [0-9]+ on cpu [0-9]+:$
-// EXPECT-FRAME: ^(read|read-write) to 0x => ^ alloc_session_id\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*id_alloc\.c:39$
-// EXPECT-FRAME: ^(write|read-write) to 0x => ^ alloc_session_id\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*id_alloc\.c:39$
+// EXPECT-FRAME: ^(read|read-write) to 0x => ^ alloc_session_id\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*id_alloc\.c:42$
+// EXPECT-FRAME: ^(write|read-write) to 0x => ^ alloc_session_id\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*id_alloc\.c:42$
 
 #include <pthread.h>
 #include <stdio.h>
@@ -36,7 +36,11 @@ struct session_table {
 
 NOINLINE unsigned int alloc_session_id(struct session_table *tab)
 {
+#ifdef FIXED
+	return __atomic_fetch_add(&tab->next_id, 1, __ATOMIC_RELAXED);
+#else
 	return tab->next_id++;		/* racy read-modify-write */
+#endif
 }
 
 static struct session *open_session(struct session_table *tab, int fd)

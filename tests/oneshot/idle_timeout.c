@@ -13,8 +13,8 @@
 // EXPECT: ^BUG: UCSAN: data-race in conn_idle_us / conn_touch$
 // EXPECT: ^read to 0x[0-9a-f]+ of 8 bytes by thread [0-9]+ on cpu [0-9]+:$
 // EXPECT: ^write to 0x[0-9a-f]+ of 8 bytes by thread [0-9]+ on cpu [0-9]+:$
-// EXPECT-FRAME: ^write to 0x => ^ conn_touch\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*idle_timeout\.c:41$
-// EXPECT-FRAME: ^read to 0x => ^ conn_idle_us\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*idle_timeout\.c:46$
+// EXPECT-FRAME: ^write to 0x => ^ conn_touch\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*idle_timeout\.c:44$
+// EXPECT-FRAME: ^read to 0x => ^ conn_idle_us\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*idle_timeout\.c:53$
 
 #include <pthread.h>
 #include <stdio.h>
@@ -38,12 +38,20 @@ struct io_loop {
 
 NOINLINE void conn_touch(struct conn *c)
 {
+#ifdef FIXED
+	__atomic_store_n(&c->last_active_us, now_us(), __ATOMIC_RELAXED);
+#else
 	c->last_active_us = now_us();	/* racy write */
+#endif
 }
 
 NOINLINE long long conn_idle_us(const struct conn *c, long long now)
 {
+#ifdef FIXED
+	return now - __atomic_load_n(&c->last_active_us, __ATOMIC_RELAXED);
+#else
 	return now - c->last_active_us;	/* racy read: no lock */
+#endif
 }
 
 /* The I/O thread: connection 3 goes quiet half-way through. */

@@ -10,8 +10,8 @@
 // TRIES: 12
 // EXIT: 66
 // EXPECT: ^BUG: UCSAN: data-race in .*count_errors.* / .*count_errors.*$
-// EXPECT-FRAME: ^(read|write|read-write) to 0x[0-9a-f]+ of 8 bytes by thread [0-9]+ on cpu [0-9]+:$ => ^ (operator\(\)|.*count_errors.*operator\(\).*) [^ ]*lambda_capture\.cpp:37( \[inline\])?$
-// EXPECT-FRAME: ^(read|write|read-write) to 0x[0-9a-f]+ of 8 bytes by thread [0-9]+ on cpu [0-9]+:$ => ^ count_errors\(.*\)\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*lambda_capture\.cpp:41$
+// EXPECT-FRAME: ^(read|write|read-write) to 0x[0-9a-f]+ of 8 bytes by thread [0-9]+ on cpu [0-9]+:$ => ^ (operator\(\)|.*count_errors.*operator\(\).*) [^ ]*lambda_capture\.cpp:43( \[inline\])?$
+// EXPECT-FRAME: ^(read|write|read-write) to 0x[0-9a-f]+ of 8 bytes by thread [0-9]+ on cpu [0-9]+:$ => ^ count_errors\(.*\)\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*lambda_capture\.cpp:48$
 
 #include <cstdio>
 #include <string>
@@ -30,17 +30,28 @@ size_t count_errors(const std::vector<std::string> &lines)
 {
 	size_t errors = 0;
 	size_t half = lines.size() / 2;
+#ifdef FIXED
+	size_t helper_errors = 0;
+#endif
 
 	std::thread helper([&] {
 		for (size_t i = half; i < lines.size(); i++)
 			if (is_error(lines[i]))
+#ifdef FIXED
+				helper_errors++;
+#else
 				errors++;	// racy: shared with the loop below
+#endif
 	});
 	for (size_t i = 0; i < half; i++)
 		if (is_error(lines[i]))
 			errors++;		// racy
 	helper.join();
+#ifdef FIXED
+	return errors + helper_errors;
+#else
 	return errors;
+#endif
 }
 
 int main()

@@ -12,8 +12,8 @@
 // EXPECT: ^BUG: UCSAN: data-race in client_set_error / print_health$
 // EXPECT: ^read to 0x[0-9a-f]+ of 8 bytes by thread [0-9]+ on cpu [0-9]+:$
 // EXPECT: ^write to 0x[0-9a-f]+ of 8 bytes by thread [0-9]+ on cpu [0-9]+:$
-// EXPECT-FRAME: ^write to 0x => ^ client_set_error\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*last_error\.c:38$
-// EXPECT-FRAME: ^read to 0x => ^ print_health\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*last_error\.c:43$
+// EXPECT-FRAME: ^write to 0x => ^ client_set_error\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*last_error\.c:41$
+// EXPECT-FRAME: ^read to 0x => ^ print_health\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*last_error\.c:50$
 
 #include <pthread.h>
 #include <stdio.h>
@@ -35,12 +35,20 @@ struct fetch_stats {
 
 NOINLINE void client_set_error(struct client *c, const char *msg)
 {
+#ifdef FIXED
+	__atomic_store_n(&c->last_error, msg, __ATOMIC_RELEASE);
+#else
 	c->last_error = msg;		/* racy write */
+#endif
 }
 
 NOINLINE void print_health(const struct client *c, int round)
 {
+#ifdef FIXED
+	const char *e = __atomic_load_n(&c->last_error, __ATOMIC_ACQUIRE);
+#else
 	const char *e = c->last_error;	/* racy read */
+#endif
 
 	printf("health %d: %s: %s\n", round, c->url, e ? e : "ok");
 }

@@ -13,8 +13,8 @@
 // EXPECT: ^BUG: UCSAN: data-race in get_config / get_config$
 // EXPECT: ^read to 0x[0-9a-f]+ of 8 bytes by thread [0-9]+ on cpu [0-9]+:$
 // EXPECT: ^write to 0x[0-9a-f]+ of 8 bytes by thread [0-9]+ on cpu [0-9]+:$
-// EXPECT-FRAME: ^read to 0x => ^ get_config\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*lazy_init\.c:55$
-// EXPECT-FRAME: ^write to 0x => ^ get_config\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*lazy_init\.c:56$
+// EXPECT-FRAME: ^read to 0x => ^ get_config\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*lazy_init\.c:67$
+// EXPECT-FRAME: ^write to 0x => ^ get_config\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*lazy_init\.c:68$
 
 #include <pthread.h>
 #include <stdio.h>
@@ -50,10 +50,23 @@ static const struct config *load_config(void)
 	return &profiles[0];
 }
 
+#ifdef FIXED
+static pthread_once_t cfg_once = PTHREAD_ONCE_INIT;
+
+static void init_config(void)
+{
+	cfg = load_config();
+}
+#endif
+
 NOINLINE const struct config *get_config(void)
 {
+#ifdef FIXED
+	pthread_once(&cfg_once, init_config);
+#else
 	if (!cfg)			/* racy read */
 		cfg = load_config();	/* racy write */
+#endif
 	return cfg;
 }
 

@@ -12,8 +12,8 @@
 // EXPECT: ^BUG: UCSAN: data-race in retry_delay_us / retry_delay_us$
 // EXPECT: ^read to 0x[0-9a-f]+ of 1 bytes by thread [0-9]+ on cpu [0-9]+:$
 // EXPECT: ^write to 0x[0-9a-f]+ of 1 bytes by thread [0-9]+ on cpu [0-9]+:$
-// EXPECT-FRAME: ^read to 0x => ^ retry_delay_us\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*once_flag\.c:31$
-// EXPECT-FRAME: ^write to 0x => ^ retry_delay_us\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*once_flag\.c:33$
+// EXPECT-FRAME: ^read to 0x => ^ retry_delay_us\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*once_flag\.c:43$
+// EXPECT-FRAME: ^write to 0x => ^ retry_delay_us\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*once_flag\.c:45$
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -23,15 +23,28 @@
 
 #include "oneshot.h"
 
+#ifdef FIXED
+static pthread_once_t seed_once = PTHREAD_ONCE_INIT;
+
+static void seed_random(void)
+{
+	srandom((unsigned int)(now_us() ^ getpid()));
+}
+#else
 static bool seeded;
+#endif
 
 /* Exponential backoff with jitter. */
 NOINLINE long retry_delay_us(int attempt)
 {
+#ifdef FIXED
+	pthread_once(&seed_once, seed_random);
+#else
 	if (!seeded) {			/* racy read */
 		srandom((unsigned int)(now_us() ^ getpid()));
 		seeded = true;		/* racy write */
 	}
+#endif
 	return (10L << attempt) + random() % 10;
 }
 

@@ -9,8 +9,8 @@
 // EXIT: 66
 // EXPECT: ^BUG: UCSAN: data-race in pool_worker / pool_worker$
 // EXPECT: ^(read|read-write) to 0x[0-9a-f]+ of 8 bytes by thread [0-9]+ on cpu [0-9]+:$
-// EXPECT-FRAME: ^(read|read-write) to 0x => ^ pool_worker\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*pool_stats\.c:67$
-// EXPECT-FRAME: ^(write|read-write) to 0x => ^ pool_worker\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*pool_stats\.c:67$
+// EXPECT-FRAME: ^(read|read-write) to 0x => ^ pool_worker\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*pool_stats\.c:72$
+// EXPECT-FRAME: ^(write|read-write) to 0x => ^ pool_worker\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*pool_stats\.c:72$
 
 #include <pthread.h>
 #include <stdio.h>
@@ -64,7 +64,13 @@ NOINLINE void *pool_worker(void *arg)
 		job = pool->queue[pool->head++ % QSIZE];
 		pthread_mutex_unlock(&pool->lock);
 		job.fn(job.arg);
+#ifdef FIXED
+		pthread_mutex_lock(&pool->lock);
+		pool->stats.completed++;
+		pthread_mutex_unlock(&pool->lock);
+#else
 		pool->stats.completed++;	/* racy: outside the lock */
+#endif
 	}
 }
 

@@ -11,8 +11,8 @@
 // EXIT: 66
 // EXPECT: ^BUG: UCSAN: data-race in count_worker / count_worker$
 // EXPECT: ^(read|read-write) to 0x[0-9a-f]+ of 8 bytes by thread [0-9]+ on cpu [0-9]+:$
-// EXPECT-FRAME: ^(read|read-write) to 0x => ^ count_worker\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*reduction\.c:68$
-// EXPECT-FRAME: ^(write|read-write) to 0x => ^ count_worker\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*reduction\.c:68$
+// EXPECT-FRAME: ^(read|read-write) to 0x => ^ count_worker\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*reduction\.c:76$
+// EXPECT-FRAME: ^(write|read-write) to 0x => ^ count_worker\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*reduction\.c:76$
 
 #include <ctype.h>
 #include <pthread.h>
@@ -31,6 +31,9 @@ struct slice {
 };
 
 static unsigned long total_words;
+#ifdef FIXED
+static pthread_mutex_t total_lock = PTHREAD_MUTEX_INITIALIZER;
+#endif
 
 /* Fill @buf with lowercase words separated by single spaces. */
 static void make_text(char *buf, size_t size)
@@ -65,7 +68,13 @@ static void *count_worker(void *arg)
 	struct slice *s = arg;
 	unsigned long words = count_words(s->begin, s->end);
 
+#ifdef FIXED
+	pthread_mutex_lock(&total_lock);
+	total_words += words;
+	pthread_mutex_unlock(&total_lock);
+#else
 	total_words += words;		/* racy read-modify-write */
+#endif
 	return NULL;
 }
 

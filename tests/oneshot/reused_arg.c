@@ -12,8 +12,8 @@
 // EXPECT: ^BUG: UCSAN: data-race in start_workers / worker_main$
 // EXPECT: ^read to 0x[0-9a-f]+ of 4 bytes by thread [0-9]+ on cpu [0-9]+:$
 // EXPECT: ^write to 0x[0-9a-f]+ of 4 bytes by thread [0-9]+ on cpu [0-9]+:$
-// EXPECT-FRAME: ^read to 0x => ^ worker_main\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*reused_arg\.c:56$
-// EXPECT-FRAME: ^write to 0x => ^ start_workers\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*reused_arg\.c:67$
+// EXPECT-FRAME: ^read to 0x => ^ worker_main\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*reused_arg\.c:60$
+// EXPECT-FRAME: ^write to 0x => ^ start_workers\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*reused_arg\.c:78$
 
 #include <pthread.h>
 #include <stdint.h>
@@ -35,7 +35,11 @@ struct worker_arg {
 
 struct pool {
 	pthread_t tid[NWORKERS];
+#ifdef FIXED
+	struct worker_arg arg[NWORKERS];
+#else
 	struct worker_arg arg;
+#endif
 };
 
 static uint32_t checksum_shard(const struct dataset *ds, int shard)
@@ -62,11 +66,19 @@ NOINLINE void start_workers(struct pool *pool, const struct dataset *ds)
 {
 	int i;
 
+#ifdef FIXED
+	for (i = 0; i < NWORKERS; i++) {
+		pool->arg[i].ds = ds;
+		pool->arg[i].id = i;
+		pthread_create(&pool->tid[i], NULL, worker_main, &pool->arg[i]);
+	}
+#else
 	pool->arg.ds = ds;
 	for (i = 0; i < NWORKERS; i++) {
 		pool->arg.id = i;	/* racy write: the last worker may not have read it yet */
 		pthread_create(&pool->tid[i], NULL, worker_main, &pool->arg);
 	}
+#endif
 }
 
 int main(void)

@@ -55,9 +55,18 @@ static int ring_pop(struct ring *r)
 {
 	int v;
 
+#ifdef FIXED
+	pthread_mutex_lock(&r->lock);
+	while (ring_empty(r)) {
+		pthread_mutex_unlock(&r->lock);
+		sched_yield();
+		pthread_mutex_lock(&r->lock);
+	}
+#else
 	while (ring_empty(r))
 		sched_yield();
 	pthread_mutex_lock(&r->lock);
+#endif
 	v = r->slot[r->tail % RING_SIZE];
 	r->tail++;
 	pthread_mutex_unlock(&r->lock);

@@ -12,10 +12,11 @@
 // EXPECT: ^BUG: UCSAN: data-race in flusher_should_stop / stop_flusher$
 // EXPECT: ^read to 0x[0-9a-f]+ of 4 bytes by thread [0-9]+ on cpu [0-9]+:$
 // EXPECT: ^write to 0x[0-9a-f]+ of 4 bytes by thread [0-9]+ on cpu [0-9]+:$
-// EXPECT-FRAME: ^read to 0x => ^ flusher_should_stop\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*stop_flag\.c:46$
-// EXPECT-FRAME: ^write to 0x => ^ stop_flusher\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*stop_flag\.c:51$
+// EXPECT-FRAME: ^read to 0x => ^ flusher_should_stop\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*stop_flag\.c:54$
+// EXPECT-FRAME: ^write to 0x => ^ stop_flusher\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*stop_flag\.c:63$
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -37,18 +38,30 @@ struct log_queue {
 
 struct flusher {
 	struct log_queue *q;
+#ifdef FIXED
+	atomic_int stop;
+#else
 	int stop;
+#endif
 	unsigned long batches, records, bytes;
 };
 
 NOINLINE int flusher_should_stop(const struct flusher *f)
 {
+#ifdef FIXED
+	return atomic_load_explicit(&f->stop, memory_order_acquire);
+#else
 	return f->stop;			/* racy read */
+#endif
 }
 
 NOINLINE void stop_flusher(struct flusher *f)
 {
+#ifdef FIXED
+	atomic_store_explicit(&f->stop, 1, memory_order_release);
+#else
 	f->stop = 1;			/* racy write */
+#endif
 }
 
 static void log_append(struct log_queue *q, const char *what, int n)

@@ -11,7 +11,7 @@
 // KNOWN-MISS: gcc: the snapshot copy is watched once, rarely while the other thread updates the field
 // EXIT: 66
 // EXPECT: ^BUG: UCSAN: data-race in count_request / report_stats$
-// EXPECT-FRAME: ^read to 0x[0-9a-f]+ of (8|24) bytes by thread [0-9]+ on cpu [0-9]+:$ => ^ report_stats\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*struct_copy\.c:56$
+// EXPECT-FRAME: ^read to 0x[0-9a-f]+ of (8|24) bytes by thread [0-9]+ on cpu [0-9]+:$ => ^ report_stats\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*struct_copy\.c:61$
 // EXPECT-FRAME: ^(write|read-write) to 0x[0-9a-f]+ of 8 bytes by thread [0-9]+ on cpu [0-9]+:$ => ^ count_request\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*struct_copy\.c:45$
 
 #include <pthread.h>
@@ -53,7 +53,13 @@ NOINLINE void report_stats(struct server *srv)
 	struct server_stats snap;
 	long long up;
 
+#ifdef FIXED
+	pthread_mutex_lock(&srv->lock);
+	snap = srv->stats;
+	pthread_mutex_unlock(&srv->lock);
+#else
 	snap = srv->stats;		/* racy read: no lock */
+#endif
 	up = now_us() - snap.started_us;
 	printf("up %lld us: %lu requests, %lu errors\n", up, snap.requests,
 	       snap.errors);
