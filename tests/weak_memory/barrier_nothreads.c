@@ -1,5 +1,7 @@
 // Which barrier retires which pending access (the kernel's
-// barrier_nothreads), single-threaded: a watched plain access becomes the
+// barrier_nothreads), in one thread (an idle one keeps it company, as
+// nothing is watched in a process with a single thread): a watched plain
+// access becomes the
 // pending one; each barrier kind must retire it or not, per the kernel's
 // table. Checked through a debug hook of the runtime.
 //
@@ -80,6 +82,7 @@ NOINLINE void make_pending(void)
 
 int main(void)
 {
+	e2e_keep_company(); /* nothing is watched in a lone thread */
 	pthread_spin_init(&spin, 0);
 	sem_init(&sem, 0, 0);
 	probe_read_mb();

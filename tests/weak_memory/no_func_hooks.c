@@ -12,6 +12,7 @@ static int var[64];
 
 int main(void)
 {
+	e2e_keep_company(); /* nothing is watched in a lone thread */
 	for (int i = 0; i < 1000; i++)
 		var[i % 64] += i;
 	return var[3] < 0;

@@ -80,6 +80,26 @@ static E2E_UNUSED void e2e_join(pthread_t t)
 }
 
 /*
+ * An idle second thread for the rest of the process. ucsan watches nothing
+ * while a process has a single thread; tests of single-threaded mechanisms
+ * (weak memory's pending access, barriers) start this first.
+ */
+static void *e2e_idle(void *arg)
+{
+	(void)arg;
+	for (;;)
+		e2e_sleep_ms(1000);
+	return NULL;
+}
+
+static E2E_UNUSED void e2e_keep_company(void)
+{
+	pthread_t t = e2e_spawn(e2e_idle, NULL);
+
+	pthread_detach(t);
+}
+
+/*
  * Let the already started threads race for at most @ms milliseconds, then
  * tell them to stop.  Racy tests run with halt_on_error=1, so the process
  * normally ends at the first report long before the deadline; if the race
