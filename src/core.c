@@ -413,16 +413,24 @@ static void setup_watchpoint(struct ucsan_ctx *ctx, const volatile void *ptr, si
 	atomic_store_explicit(wp, WP_INVALID, memory_order_release);
 	disarm_slot((size_t)(wp - ucsan_watchpoints));
 	ucsan_counter_add(CTR_USED_WATCHPOINTS, -1);
+}
 
-	/*
-	 * Our own access happens only after the stall. Another thread may
-	 * have started watching the same location meanwhile: look again, or
-	 * it would see our write as a change of unknown origin.
-	 */
+/*
+ * Our own access happens only after the stall. Another thread may have
+ * started watching the same location meanwhile: look again, or it would
+ * see our write as a change of unknown origin. Done last, after the signal
+ * mask is back, so that as little as possible runs between this look and
+ * the access itself.
+ */
+static void look_again(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip)
+{
 	uint64_t encoded;
-	_Atomic(uint64_t) *other = find_watchpoint((uintptr_t)ptr, size, is_write, &encoded);
-	if (other)
+	_Atomic(uint64_t) *other = find_watchpoint((uintptr_t)ptr, size, (type & UCSAN_ACCESS_WRITE) != 0, &encoded);
+	if (other) {
+		ctx->disable_count++;
 		consume_watchpoint(ptr, size, type, ip, other, encoded);
+		ctx->disable_count--;
+	}
 }
 
 /* === Weak memory ===
@@ -580,6 +588,7 @@ bool ucsan_watch(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, i
 	ctx->disable_count--;
 	if (block)
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
+	look_again(ctx, ptr, size, type, ip);
 	return true;
 }
 
