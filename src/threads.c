@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "internal.h"
 
