@@ -28,17 +28,16 @@
 #include "internal.h"
 
 /*
- * May this thread afford a cold watch of `us` microseconds now? The budget
- * is a bucket of stall time: it fills at cold_budget_percent of the time
- * the thread spends outside cold stalls, holds at most cold_budget_ms, and
- * starts full.
- * A cold site met while it is empty is not done with: it is counted and
- * stays cold, and is watched on a later run. A thread thus
- * alternates stalls with stretches of real progress instead of stalling
- * through a string of new sites, and reaches the one that races while the
- * other thread is still there.
+ * May this thread afford a cold watch now? The budget is a bucket of stall
+ * time: it fills at cold_budget_percent of the time the thread spends
+ * outside cold stalls, holds at most cold_budget_ms, and starts full. A
+ * cold site met while it is empty is let go for now; once there is budget
+ * again all the thread's sites turn cold (ucsan_cold_refresh()). A thread
+ * thus alternates stalls with stretches of real progress instead of
+ * stalling through a string of new sites, and reaches the one that races
+ * while the other thread is still there.
  */
-static bool cold_budget_allows(struct ucsan_ctx *ctx, uint64_t now, long us)
+static bool cold_budget_allows(struct ucsan_ctx *ctx, uint64_t now)
 {
 	const int64_t cap = (int64_t)ucsan_opts.cold_budget_ms * 1000000;
 	if (!ctx->cold_start_ns) {
@@ -52,7 +51,6 @@ static bool cold_budget_allows(struct ucsan_ctx *ctx, uint64_t now, long us)
 	}
 	/* Any credit pays for a whole stall (the bucket may go into debt):
 	 * a site that runs once must not lose its watch to a short balance. */
-	(void)us;
 	return ctx->cold_tokens_ns > 0;
 }
 
@@ -200,7 +198,7 @@ NOINLINE void ucsan_cold_site(const volatile void *ptr, size_t size, int type, u
 	 * ucsan_cold_refresh()): hot code must not pay for the cold path
 	 * on every access meanwhile. */
 	const uint64_t now = ucsan_now_ns();
-	if (!cold_budget_allows(ctx, now, us) || !process_budget_allows(now)) {
+	if (!cold_budget_allows(ctx, now) || !process_budget_allows(now)) {
 		*site = SITE_WARM;
 		ctx->cold_starved = true;
 		count_access(ctx, ptr, size, type, ip);
@@ -237,7 +235,7 @@ NOINLINE void ucsan_cold_site(const volatile void *ptr, size_t size, int type, u
 void ucsan_cold_refresh(struct ucsan_ctx *ctx)
 {
 	const uint64_t now = ucsan_now_ns();
-	if (!cold_budget_allows(ctx, now, ucsan_opts.cold_udelay) || !process_budget_allows(now))
+	if (!cold_budget_allows(ctx, now) || !process_budget_allows(now))
 		return;
 	ctx->cold_starved = false;
 	ucsan_sites_reset(ctx);
