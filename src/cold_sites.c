@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Cold sites: the first executions of each code site by each thread are
- * watched, with a stall long enough to outlast a wake-up.
+ * Cold sites: the first executions of each code site are watched, with a
+ * stall long enough to outlast a wake-up.
  *
  * Races in short programs live in code that runs once or a few times per
  * thread -- a flag set at shutdown, a lazy initialisation, a reduction at
  * the end of a worker -- usually within milliseconds of the other thread's
  * access, just after a thread start, a join or a wake-up. Sampling one
  * access in thousands almost never picks those, and a stall of
- * microseconds ends before the other thread is even scheduled. So each
- * thread watches every site the first `cold_watches` times it runs it, and
- * sleeps about `cold_udelay` there, from a budget of its own (below).
+ * microseconds ends before the other thread is even scheduled. So a thread
+ * watches a site the first `cold_watches` times it runs it, unless other
+ * threads already did `cold_site_limit` times, and sleeps about
+ * `cold_udelay` there, from a budget of its own (below).
  * Nothing is watched while the process has one thread.
  *
  * The hot path pays one byte load per access for this: ctx->sites[] is
@@ -77,19 +78,40 @@ static bool process_budget_allows(uint64_t now)
 }
 
 /*
- * Cold stalls share time as readers and writers do. Reads stall side by
- * side: two threads running the same code (a lazy initialisation, a
- * reduction at the end of equal workers) then stall together, and one's
- * write meets the other's watched read. A watched write -- the flag set once
- * at shutdown, which catches the threads that poll it -- has the stage to
- * itself: it cuts short the stalls in progress, and their threads run on
- * without new ones ("parked") until it ends, so they meet its watchpoint
- * instead of sleeping through it. A site cut short is watched again later;
- * a site that ran before never cuts another write short. cold_seq is odd
- * while a write stall is on, numbers the write stalls, and is the futex
- * stalling threads sleep on, so a write stall wakes the ones it cuts short.
+ * Cold stalls share time unevenly. A read is watched only while no other
+ * cold stall is on: the other threads then run at full speed through the
+ * code the stalled one is about to run, and meet its watchpoint (one thread
+ * watches the unlocked test of a lazy initialisation while the other does
+ * the whole initialisation and stores the flag). A watched write -- the
+ * flag set once at shutdown, which catches the threads that poll it -- has
+ * the stage to itself: it cuts short the stalls in progress, and their
+ * threads run on without new ones ("parked") until it ends, so they meet
+ * its watchpoint instead of sleeping through it. A site cut short is
+ * watched again later; a site that ran before never cuts another write
+ * short. cold_seq is odd while a write stall is on, numbers the write
+ * stalls, and is the futex stalling threads sleep on, so a write stall
+ * wakes the ones it cuts short.
  */
 static _Atomic uint32_t cold_seq;
+static _Atomic uint32_t cold_stalls; /* cold stalls in progress */
+
+/*
+ * How often each code site was cold-watched, all threads together, in
+ * buckets finer than the threads' tables (untouched pages cost nothing).
+ * After cold_site_limit watches (by default one: whichever thread runs the
+ * site first) the other threads run it as a warm site. Stalling every
+ * thread at every new site pulls apart the very threads whose accesses meet
+ * when they run together -- two threads started at once, thousands of short
+ * threads running the same code -- while one stall, with the others running
+ * past at full speed, is what lets them meet its watchpoint.
+ */
+#define PROCESS_SITE_BITS 16
+static _Atomic uint8_t process_site_watches[1u << PROCESS_SITE_BITS];
+
+static _Atomic uint8_t *process_site(uintptr_t ip)
+{
+	return &process_site_watches[(ip >> 2) & ((1u << PROCESS_SITE_BITS) - 1)];
+}
 
 /* A site's byte: how often it was watched, SITE_RETRY once its watch was
  * cut short (it has run before, so it will again), SITE_WARM when done. */
@@ -107,15 +129,15 @@ static void futex_wake_all(_Atomic uint32_t *word)
 	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
 }
 
-/* May a cold watch start, and under which number? A read needs no write
- * stall on; a write takes the stage, from another write only if its site
- * is new. */
+/* May a cold watch start, and under which number? A read needs no other
+ * cold stall on; a write takes the stage, from another write only if its
+ * site is new. */
 static bool take_turn(bool is_write, bool may_take_over, uint32_t *seq)
 {
 	uint32_t cur = atomic_load(&cold_seq);
 	if (!is_write) {
 		*seq = cur;
-		return !(cur & 1);
+		return !(cur & 1) && !atomic_load(&cold_stalls);
 	}
 	do {
 		if ((cur & 1) && !may_take_over)
@@ -204,6 +226,13 @@ NOINLINE void ucsan_cold_site(const volatile void *ptr, size_t size, int type, u
 		count_access(ctx, ptr, size, type, ip);
 		return;
 	}
+	_Atomic uint8_t *const everyone = process_site(ip);
+	const int limit = (int)ucsan_opts.cold_site_limit;
+	if (limit > 0 && atomic_load_explicit(everyone, memory_order_relaxed) >= (limit < 255 ? limit : 255)) {
+		*site = SITE_WARM;
+		count_access(ctx, ptr, size, type, ip);
+		return;
+	}
 	const uint8_t before = *site;
 	const bool is_write = (type & UCSAN_ACCESS_WRITE) != 0;
 	if (!take_turn(is_write, !(before & SITE_RETRY), &ctx->cold_turn)) {
@@ -213,8 +242,13 @@ NOINLINE void ucsan_cold_site(const volatile void *ptr, size_t size, int type, u
 	const int watched = (before & SITE_COUNT) + 1;
 	*site = watched >= times ? SITE_WARM : (uint8_t)((before & SITE_RETRY) | watched);
 	ctx->cold_stalled_ns = 0;
+	atomic_fetch_add(&cold_stalls, 1);
 	const bool watched_now = ucsan_watch(ctx, ptr, size, type, ip, us, true);
+	atomic_fetch_sub(&cold_stalls, 1);
 	end_turn(ctx->cold_turn);
+	/* Counted once it happened; two threads may both take the last one. */
+	if (watched_now && atomic_load_explicit(everyone, memory_order_relaxed) < 255)
+		atomic_fetch_add_explicit(everyone, 1, memory_order_relaxed);
 	if (!watched_now) {
 		*site = before;
 		count_access(ctx, ptr, size, type, ip);
@@ -320,8 +354,10 @@ void ucsan_sites_after_fork(void)
 		if (!(keep & (1ULL << i)) && (atomic_load(&site_pool_used) & (1ULL << i)))
 			memset(site_pool[i], 0, UCSAN_SITES);
 	}
-	ucsan_ctx_tls.disable_count--;
 	atomic_store(&site_pool_used, keep);
+	/* A new process: its threads watch each site afresh. */
+	memset((void *)process_site_watches, 0, sizeof(process_site_watches));
+	ucsan_ctx_tls.disable_count--;
 }
 
 void ucsan_sites_reset(struct ucsan_ctx *ctx)

@@ -9,7 +9,7 @@
 // lock: a data race (C11 requires an atomic with acquire/release here).
 //
 // TRIES: 12
-// KNOWN-MISS: the unlocked test and the locked store run once per thread, micro-seconds apart natively; the cold stalls before them spread the two threads apart
+// KNOWN-MISS: the unlocked test and the locked store run once per thread, micro-seconds apart natively; the thread watching the one is rarely stalled there while the other reaches the other
 // EXIT: 66
 // EXPECT: ^BUG: UCSAN: data-race in module_register / module_register$
 // EXPECT: ^read to 0x[0-9a-f]+ of 4 bytes by thread [0-9]+ on cpu [0-9]+:$

@@ -8,7 +8,7 @@
 // be torn or hoisted; it should be __atomic_load_n()).
 //
 // TRIES: 20
-// KNOWN-MISS: the poller's plain read is watched once, while the workers are often still stalled at their own first sites
+// (make oneshot measures how often one run finds it)
 // EXIT: 66
 // EXPECT: ^BUG: UCSAN: data-race in file_done / progress_percent$
 // EXPECT: ^read to 0x[0-9a-f]+ of 8 bytes by thread [0-9]+ on cpu [0-9]+:$

@@ -76,6 +76,12 @@ __attribute__((noinline)) static void site_three(int *p)
 	__asm__ __volatile__("nop" ::: "memory");
 }
 
+__attribute__((noinline)) static void site_four(int *p)
+{
+	__tsan_read4(p);
+	__asm__ __volatile__("nop; nop; nop" ::: "memory");
+}
+
 static int warm_sites(void)
 {
 	int n = 0;
@@ -97,6 +103,20 @@ static void *reader(void *arg)
 		__tsan_read4(&shared_flag);
 		(void)*(volatile int *)&shared_flag;
 	}
+	return NULL;
+}
+
+/* Runs a site main already watched, then a new one, counting watches. */
+static void *second_runner(void *arg)
+{
+	long *seen = arg;
+	long w = watches();
+	site_two(&shared_b);
+	seen[0] = watches() - w;
+	seen[1] = warm_sites();
+	w = watches();
+	site_four(&shared_c);
+	seen[2] = watches() - w;
 	return NULL;
 }
 
@@ -138,6 +158,15 @@ int main(void)
 	site_three(&shared_c);
 	CHECK("other_site_watched", watches() == w0 + 1);
 	CHECK("other_site_marks_warm", warm_sites() == 2);
+
+	/* cold_site_limit=1: a site main watched runs warm in a new thread,
+	 * while a site nobody ran yet is still watched there. */
+	long seen[3];
+	pthread_t second;
+	pthread_create(&second, NULL, second_runner, seen);
+	pthread_join(second, NULL);
+	CHECK("watched_elsewhere_runs_warm", seen[0] == 0 && seen[1] == 1);
+	CHECK("unwatched_site_watched_by_new_thread", seen[2] == 1);
 
 	/*
 	 * The deferred value check: a write is watched (cold), a polling read
