@@ -24,18 +24,43 @@ RT_LIBS := -ldw -lelf -latomic -lgcc_s -ldl -pthread
 
 RT_SRCS := $(wildcard src/*.c)
 RT_OBJS := $(patsubst src/%.c,$(B)/obj/%.o,$(RT_SRCS))
+
+# ucsan-entry.o, linked into every executable by ucsan-cc: the plain-access
+# entry points and the state they read, as position-independent executable
+# code with local-exec TLS (src/entry/entry.c says why). One object, so
+# that it comes whole or not at all.
+ENTRY_CFLAGS := -std=gnu11 -fPIE -fno-plt -DUCSAN_ENTRY_OBJECT -fomit-frame-pointer -pthread \
+	-Wall -Wextra -MMD -MP
+ENTRY_SRCS := src/tsan_abi.c src/hot_state.c src/entry/entry.c
+ENTRY_OBJS := $(patsubst %.c,$(B)/obj/entry/%.o,$(notdir $(ENTRY_SRCS)))
 HEADERS := $(shell find include -name '*.h' 2>/dev/null)
 
-all: $(B)/lib/libucsan.so $(B)/bin/ucsan-cc $(B)/bin/ucsan-c++ \
+all: $(B)/lib/libucsan.so $(B)/lib/ucsan-entry.o $(B)/bin/ucsan-cc $(B)/bin/ucsan-c++ \
 	$(patsubst include/%,$(B)/include/%,$(HEADERS)) $(B)/lib/pkgconfig/ucsan.pc
 
 $(B)/obj/%.o: src/%.c Makefile
 	@mkdir -p $(@D)
 	$(CC) $(RT_CFLAGS) $(CFLAGS) -c $< -o $@
 
+# -Bsymbolic-functions: the runtime's calls among its own functions stay
+# direct although some are exported for ucsan-entry.o; its data references
+# stay open to the executable's copies.
 $(B)/lib/libucsan.so: $(RT_OBJS)
 	@mkdir -p $(@D)
-	$(CC) -shared -Wl,-soname,libucsan.so -Wl,--no-undefined -o $@ $(RT_OBJS) $(LDFLAGS) $(RT_LIBS)
+	$(CC) -shared -Wl,-soname,libucsan.so -Wl,--no-undefined -Wl,-Bsymbolic-functions -o $@ $(RT_OBJS) \
+		$(LDFLAGS) $(RT_LIBS)
+
+$(B)/obj/entry/%.o: src/%.c Makefile
+	@mkdir -p $(@D)
+	$(CC) $(ENTRY_CFLAGS) $(CFLAGS) -c $< -o $@
+
+$(B)/obj/entry/entry.o: src/entry/entry.c Makefile
+	@mkdir -p $(@D)
+	$(CC) $(ENTRY_CFLAGS) $(CFLAGS) -c $< -o $@
+
+$(B)/lib/ucsan-entry.o: $(ENTRY_OBJS)
+	@mkdir -p $(@D)
+	$(CC) -r -nostdlib -o $@ $(ENTRY_OBJS)
 
 $(B)/bin/ucsan-cc $(B)/bin/ucsan-c++: tools/ucsan-cc.in
 	@mkdir -p $(@D)
@@ -88,6 +113,7 @@ install: all
 	install -m 755 tools/ucsan-cc.in "$(DESTDIR)$(PREFIX)/bin/ucsan-cc"
 	install -m 755 tools/ucsan-cc.in "$(DESTDIR)$(PREFIX)/bin/ucsan-c++"
 	install -m 755 $(B)/lib/libucsan.so "$(DESTDIR)$(PREFIX)/lib/libucsan.so"
+	install -m 644 $(B)/lib/ucsan-entry.o "$(DESTDIR)$(PREFIX)/lib/ucsan-entry.o"
 	for h in $(HEADERS); do install -m 644 $$h "$(DESTDIR)$(PREFIX)/$$h"; done
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' ucsan.pc.in \
 		> "$(DESTDIR)$(PREFIX)/lib/pkgconfig/ucsan.pc"
@@ -98,4 +124,4 @@ clean:
 	rm -rf $(B)
 
 .PHONY: all unit check demo bench oneshot soak install clean
--include $(RT_OBJS:.o=.d)
+-include $(RT_OBJS:.o=.d) $(ENTRY_OBJS:.o=.d)

@@ -3,9 +3,10 @@
 #
 # run.sh BUILD_DIR TOP WORKLOAD... -- the measurement half of `make -C bench`.
 #
-# Runs every workload under ten configurations, interleaved (native, floor,
-# ucsan, ucsan-kcsan, tsan-gcc, tsan-clang, floor-weak, ucsan-weak,
-# floor-clang, ucsan-clang, native, ...), BENCH_RUNS times each, then prints
+# Runs every workload under twelve configurations, interleaved (native,
+# floor, floor-so, ucsan, ucsan-kcsan, tsan-gcc, tsan-clang, floor-weak,
+# ucsan-weak, floor-clang, floor-clang-so, ucsan-clang, native, ...; see
+# bench/Makefile), BENCH_RUNS times each, then prints
 # one table of medians, a compiler-for-compiler table (ucsan built by gcc
 # against gcc's TSan, by clang against clang's), a weak memory table (the
 # --ucsan-weak-memory builds), a scale table (threads64 and
@@ -40,7 +41,7 @@ WORKLOADS=${BENCH_WORKLOADS:-$*}
 RUNS=${BENCH_RUNS:-3}
 TIMEOUT=${BENCH_TIMEOUT:-300}
 MICRO_ITERS=${BENCH_MICRO_ITERS:-50000000}
-CONFIGS="native floor ucsan ucsan-kcsan tsan-gcc tsan-clang floor-weak ucsan-weak floor-clang ucsan-clang"
+CONFIGS="native floor floor-so ucsan ucsan-kcsan tsan-gcc tsan-clang floor-weak ucsan-weak floor-clang floor-clang-so ucsan-clang"
 
 case $RUNS in
 '' | *[!0-9]* | 0) die "BENCH_RUNS must be a positive integer" ;;
@@ -89,22 +90,27 @@ for w in $WORKLOADS; do
 	[ -x "$B/native/$w" ] && [ -x "$B/ucsan/$w" ] || die "no workload '$w' built in $B (run make -C bench build)"
 done
 
-# The floor must really load the stub.
+# Each column must load the runtime it is named for: the static floors none,
+# the shared floors the stub, ucsan the real one.
 first=$(echo $WORKLOADS | awk '{ print $1 }')
-probe_bin=$B/ucsan/$first
-floor_lib=$(LD_LIBRARY_PATH=$FLOOR_DIR ldd "$probe_bin" 2>/dev/null | awk '$1 == "libucsan.so" { print $3 }')
-real_lib=$(ldd "$probe_bin" 2>/dev/null | awk '$1 == "libucsan.so" { print $3 }')
-[ "$floor_lib" = "$FLOOR_DIR/libucsan.so" ] ||
-	die "floor: $probe_bin loads '$floor_lib' under LD_LIBRARY_PATH=$FLOOR_DIR, not the stub"
-[ "$(cd "${real_lib%/*}" && pwd -P)/libucsan.so" = "$UCSAN_DIR/libucsan.so" ] ||
-	die "ucsan: $probe_bin loads '$real_lib', not $UCSAN_DIR/libucsan.so"
+lib_of() { ldd "$1" 2>/dev/null | awk '$1 == "libucsan.so" { print $3 }'; }
+for c in floor floor-clang floor-weak; do
+	[ -z "$(lib_of "$B/$c/$first")" ] || die "$c: $B/$c/$first loads a libucsan.so: $(lib_of "$B/$c/$first")"
+done
+for c in floor-so floor-clang-so; do
+	l=$(lib_of "$B/$c/$first")
+	[ "$(cd "${l%/*}" 2>/dev/null && pwd -P)/libucsan.so" = "$FLOOR_DIR/libucsan.so" ] ||
+		die "$c: $B/$c/$first loads '$l', not the stub in $FLOOR_DIR"
+done
+for c in ucsan ucsan-clang ucsan-weak; do
+	l=$(lib_of "$B/$c/$first")
+	[ "$(cd "${l%/*}" 2>/dev/null && pwd -P)/libucsan.so" = "$UCSAN_DIR/libucsan.so" ] ||
+		die "$c: $B/$c/$first loads '$l', not $UCSAN_DIR/libucsan.so"
+done
 
 binary_of() { # config workload
 	case $1 in
-	native) echo "$B/native/$2" ;;
-	floor | ucsan | ucsan-kcsan) echo "$B/ucsan/$2" ;;
-	floor-weak | ucsan-weak) echo "$B/ucsan-weak/$2" ;;
-	floor-clang | ucsan-clang) echo "$B/ucsan-clang/$2" ;;
+	ucsan-kcsan) echo "$B/ucsan/$2" ;;
 	*) echo "$B/$1/$2" ;;
 	esac
 }
@@ -116,9 +122,7 @@ run_config() {
 	res=$2
 	shift 2
 	case $c in
-	floor) LD_LIBRARY_PATH=$FLOOR_DIR "$RUNONE" "$res" "$TIMEOUT" "$@" ;;
 	ucsan-kcsan) UCSAN_OPTIONS=$KCSAN_OPTS "$RUNONE" "$res" "$TIMEOUT" "$@" ;;
-	floor-weak | floor-clang) LD_LIBRARY_PATH=$FLOOR_DIR "$RUNONE" "$res" "$TIMEOUT" "$@" ;;
 	ucsan-weak) UCSAN_OPTIONS=weak_memory=1 "$RUNONE" "$res" "$TIMEOUT" "$@" ;;
 	*) "$RUNONE" "$res" "$TIMEOUT" "$@" ;;
 	esac
@@ -211,14 +215,13 @@ MICRO=$B/micro.txt
 printf 'bench: microbenchmark, %s run(s):' "$RUNS" >&2
 run=1
 while [ "$run" -le "$RUNS" ]; do
-	for m in native floor nowatch ucsan; do
+	for m in native floor floor-so nowatch ucsan; do
 		case $m in
-		native) bin=$B/microbench-native ;;
+		native | floor | floor-so) bin=$B/microbench-$m ;;
 		*) bin=$B/microbench-ucsan ;;
 		esac
 		log=$LOGS/micro.$m.$run
 		case $m in
-		floor) LD_LIBRARY_PATH=$FLOOR_DIR "$bin" "$MICRO_ITERS" >"$log.out" 2>"$log.err" ;;
 		nowatch) UCSAN_OPTIONS=$NOWATCH_OPTS "$bin" "$MICRO_ITERS" >"$log.out" 2>"$log.err" ;;
 		*) "$bin" "$MICRO_ITERS" >"$log.out" 2>"$log.err" ;;
 		esac
@@ -332,9 +335,9 @@ $6 == "0" || $6 == "66" {
 }
 END {
 	nw = split(workloads, W, " ")
-	nc = split("native floor ucsan ucsan-kcsan tsan-gcc tsan-clang", C, " ")
-	ncol = split("workload|native s|floor s|ucsan s|ucsan-kcsan s|tsan-gcc s|tsan-clang s|" \
-		"ucsan/floor|ucsan/native|ucsan/tsan-gcc|ucsan/tsan-clang|" \
+	nc = split("native floor floor-so ucsan ucsan-kcsan tsan-gcc tsan-clang", C, " ")
+	ncol = split("workload|native s|floor s|floor-so s|ucsan s|ucsan-kcsan s|tsan-gcc s|tsan-clang s|" \
+		"ucsan/floor|ucsan/floor-so|ucsan/native|ucsan/tsan-gcc|ucsan/tsan-clang|" \
 		"RSS MiB native/ucsan/tsan-gcc/tsan-clang", head, "|")
 	for (i = 1; i <= ncol; i++) width[i] = length(head[i])
 	width[1] = 10
@@ -353,18 +356,21 @@ END {
 		}
 		cell[1] = w
 		for (j = 1; j <= nc; j++) cell[j + 1] = secs(t[C[j]])
-		cell[8] = ratio(t["ucsan"], t["floor"])
-		cell[9] = ratio(t["ucsan"], t["native"])
-		cell[10] = ratio(t["ucsan"], t["tsan-gcc"])
-		cell[11] = ratio(t["ucsan"], t["tsan-clang"])
-		cell[12] = mib(r["native"]) " / " mib(r["ucsan"]) " / " mib(r["tsan-gcc"]) " / " mib(r["tsan-clang"])
+		cell[9] = ratio(t["ucsan"], t["floor"])
+		cell[10] = ratio(t["ucsan"], t["floor-so"])
+		cell[11] = ratio(t["ucsan"], t["native"])
+		cell[12] = ratio(t["ucsan"], t["tsan-gcc"])
+		cell[13] = ratio(t["ucsan"], t["tsan-clang"])
+		cell[14] = mib(r["native"]) " / " mib(r["ucsan"]) " / " mib(r["tsan-gcc"]) " / " mib(r["tsan-clang"])
 		row(cell)
 	}
 }' "$DATA"
 
 echo
-echo "native: cc -O2.  floor: the ucsan-cc binary (compiler: ${UCSAN_CC:-cc}) on an empty runtime (bench/floor_runtime.c)."
-echo "ucsan: the same binary on build/lib/libucsan.so, default options"
+echo "native: cc -O2.  floor: the objects ucsan-cc compiled (compiler: ${UCSAN_CC:-cc}) linked statically with an"
+echo "  empty runtime (bench/floor_runtime.c): direct calls, the instrumentation's own cost.  floor-so: the same"
+echo "  objects on the empty runtime as a shared library (calls through the GOT)."
+echo "ucsan: the same objects linked by ucsan-cc (ucsan-entry.o + build/lib/libucsan.so), default options"
 echo "  ($UCSAN_DEFAULTS)."
 echo "ucsan-kcsan: the same, UCSAN_OPTIONS=$KCSAN_OPTS (KCSAN's kernel defaults)."
 echo "tsan-gcc / tsan-clang: gcc / clang -O2 -fsanitize=thread with their own runtimes, default TSAN_OPTIONS."
@@ -377,17 +383,17 @@ done
 echo
 echo "Compiler for compiler: ucsan-cc with gcc (the columns above) against gcc's TSan, with clang against clang's."
 echo
-times_table floor ucsan tsan-gcc ucsan/tsan-gcc \
-	floor-clang ucsan-clang tsan-clang ucsan-clang/floor-clang ucsan-clang/tsan-clang
+times_table floor ucsan tsan-gcc ucsan/floor ucsan/tsan-gcc \
+	floor-clang floor-clang-so ucsan-clang tsan-clang ucsan-clang/floor-clang ucsan-clang/floor-clang-so ucsan-clang/tsan-clang
 echo
-echo "floor-clang / ucsan-clang: as floor / ucsan, the workloads compiled by UCSAN_CC=clang ucsan-cc."
+echo "floor-clang / floor-clang-so / ucsan-clang: as floor / floor-so / ucsan, the workloads compiled by UCSAN_CC=clang ucsan-cc."
 
 echo
 echo "Weak memory: the workloads built with ucsan-cc --ucsan-weak-memory (function entry/exit hooks)."
 echo
 times_table floor ucsan floor-weak ucsan-weak floor-weak/floor ucsan-weak/floor-weak ucsan-weak/ucsan
 echo
-echo "floor-weak: the --ucsan-weak-memory binary on the empty runtime (the hooks alone cost floor-weak/floor)."
+echo "floor-weak: the --ucsan-weak-memory objects on the static empty runtime (the hooks alone cost floor-weak/floor)."
 echo "ucsan-weak: that binary on build/lib/libucsan.so with UCSAN_OPTIONS=weak_memory=1, otherwise default options."
 
 if [ -s "$SCALE" ]; then
@@ -448,7 +454,7 @@ END {
 	label["write"] = "plain write (8 B, aligned)"
 	label["marked"] = "marked (atomic load, 8 B)"
 	label["range"] = "range (64 B struct copy)"
-	ncol = split("access|native ns|floor ns|ucsan ns, no watches|ucsan ns, default|" \
+	ncol = split("access|native ns|floor ns|floor-so ns|ucsan ns, no watches|ucsan ns, default|" \
 		"no watches - floor|default - floor", head, "|")
 	for (i = 1; i <= ncol; i++) width[i] = length(head[i])
 	width[1] = 26
@@ -457,14 +463,15 @@ END {
 	for (i = 1; i <= n; i++) {
 		k = order[i]
 		cell[1] = (k in label) ? label[k] : k
-		cell[2] = f("native", k); cell[3] = f("floor", k)
-		cell[4] = f("nowatch", k); cell[5] = f("ucsan", k)
-		cell[6] = d("nowatch", k); cell[7] = d("ucsan", k)
+		cell[2] = f("native", k); cell[3] = f("floor", k); cell[4] = f("floor-so", k)
+		cell[5] = f("nowatch", k); cell[6] = f("ucsan", k)
+		cell[7] = d("nowatch", k); cell[8] = d("ucsan", k)
 		row(cell)
 	}
 }' "$MICRO"
 echo
-echo "native: the loop without instrumentation.  floor: the ucsan-cc binary on the empty runtime."
+echo "native: the loop without instrumentation.  floor / floor-so: the instrumented object on the empty runtime,"
+echo "linked statically / as a shared library.  ucsan: the same object linked by ucsan-cc."
 echo "no watches: UCSAN_OPTIONS=$NOWATCH_OPTS, the per-access check alone."
 echo "default: ucsan's default options, watches included.  range: a struct copy, for which gcc emits"
 echo "__tsan_read_range and __tsan_write_range (clang: a call to memcpy, which ucsan intercepts)."

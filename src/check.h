@@ -44,18 +44,21 @@ static ALWAYS_INLINE _Atomic(uint64_t) *find_watchpoint(uintptr_t addr, size_t s
  * and do not count as skipped; neither do aligned plain word-size writes
  * under assume_plain_writes_atomic=1 (the kernel treats them as atomic). A
  * thread with annotation state still has scoped checks to run on them.
+ * `options` says whether to test that option: the inlined path never
+ * does, since the option keeps ucsan_gate open and sends every access out
+ * of line.
  */
-static ALWAYS_INLINE bool treated_as_marked(const volatile void *ptr, size_t size, int type)
+static ALWAYS_INLINE bool treated_as_marked(const volatile void *ptr, size_t size, int type, bool options)
 {
 	return (type & UCSAN_ACCESS_ATOMIC) ||
-	       ((type & UCSAN_ACCESS_WRITE) && !(type & (UCSAN_ACCESS_COMPOUND | UCSAN_ACCESS_ASSERT)) &&
+	       (options && (type & UCSAN_ACCESS_WRITE) && !(type & (UCSAN_ACCESS_COMPOUND | UCSAN_ACCESS_ASSERT)) &&
 		size <= sizeof(long) && ucsan_opts.assume_plain_writes_atomic && ((uintptr_t)ptr & (size - 1)) == 0);
 }
 
 static ALWAYS_INLINE void count_access(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type,
-				       uintptr_t ip)
+				       uintptr_t ip, bool options)
 {
-	if (treated_as_marked(ptr, size, type)) {
+	if (treated_as_marked(ptr, size, type, options)) {
 		if (unlikely(ctx->skip < UCSAN_SPECIAL_THRESHOLD))
 			ucsan_special_marked();
 		return;
@@ -66,13 +69,13 @@ static ALWAYS_INLINE void count_access(struct ucsan_ctx *ctx, const volatile voi
 
 /* After the watchpoint check: a cold site, or counted. */
 static ALWAYS_INLINE void check_site(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type,
-				     uintptr_t ip)
+				     uintptr_t ip, bool options)
 {
 	if (!(type & UCSAN_ACCESS_ATOMIC) && unlikely(ucsan_ctx_sites(ctx)[site_index(ip)] != SITE_WARM)) {
 		ucsan_cold_site(ptr, size, type, ip);
 		return;
 	}
-	count_access(ctx, ptr, size, type, ip);
+	count_access(ctx, ptr, size, type, ip, options);
 }
 
 /*
@@ -80,20 +83,18 @@ static ALWAYS_INLINE void check_site(struct ucsan_ctx *ctx, const volatile void 
  * ucsan_check_range()). `type` is a constant at every call site, so the
  * marked/plain distinction folds away. `ip` is the access's code site: a
  * plain access at a site this thread has not finished with goes to the
- * cold-site path, which may watch it. While anything is watched, the whole
- * check runs out of line (ucsan_check_armed()): the table scan needs
+ * cold-site path, which may watch it. While anything is watched (or an
+ * option needs it), the whole check runs out of line (ucsan_check_armed()): the table scan needs
  * registers the common path would otherwise save on every access, and
  * every call here stays a tail call.
  */
 static ALWAYS_INLINE void check_access(const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
-	if ((type & UCSAN_ACCESS_ATOMIC) && ucsan_opts.ignore_atomics)
-		return;
-	if (unlikely(atomic_load_explicit(&ucsan_armed, memory_order_relaxed) != 0)) {
+	if (unlikely(atomic_load_explicit(&ucsan_gate, memory_order_relaxed) != 0)) {
 		ucsan_check_armed(ptr, size, type, ip);
 		return;
 	}
-	check_site(&ucsan_ctx_tls, ptr, size, type, ip);
+	check_site(&ucsan_ctx_tls, ptr, size, type, ip, false);
 }
 
 #define CALLER_PC() ((uintptr_t)__builtin_return_address(0))

@@ -121,12 +121,13 @@ static _Atomic uint8_t *process_site(uintptr_t ip)
 static void futex_wait(_Atomic uint32_t *word, uint32_t val, uint64_t ns)
 {
 	struct timespec ts = { (time_t)(ns / 1000000000ULL), (long)(ns % 1000000000ULL) };
-	syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, val, &ts, NULL, 0);
+	/* Inside a watch, which may be of errno: a timeout must not show. */
+	UCSAN_KEEP_ERRNO(syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, val, &ts, NULL, 0));
 }
 
 static void futex_wake_all(_Atomic uint32_t *word)
 {
-	syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+	UCSAN_KEEP_ERRNO(syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0));
 }
 
 /* May a cold watch start, and under which number? A read needs no other
@@ -175,7 +176,14 @@ static void end_turn(uint32_t seq)
 		atomic_compare_exchange_strong(&cold_seq, &seq, seq + 1);
 }
 
+static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t ip);
+
 NOINLINE void ucsan_cold_site(const volatile void *ptr, size_t size, int type, uintptr_t ip)
+{
+	UCSAN_KEEP_ERRNO(cold_site(ptr, size, type, ip));
+}
+
+static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
 	if (unlikely(!ctx->initialized))
@@ -183,19 +191,19 @@ NOINLINE void ucsan_cold_site(const volatile void *ptr, size_t size, int type, u
 	uint8_t *site = &ucsan_ctx_sites(ctx)[site_index(ip)];
 	if (ctx->sites_off == 0) {
 		/* No table (the thread started inside the runtime): counted. */
-		count_access(ctx, ptr, size, type, ip);
+		count_access(ctx, ptr, size, type, ip, true);
 		return;
 	}
 	/* Runtime-internal or disabled: neither watched nor done with. */
 	if (ctx->disable_count || ctx->signal_depth || !atomic_load_explicit(&ucsan_enabled, memory_order_relaxed)) {
-		count_access(ctx, ptr, size, type, ip);
+		count_access(ctx, ptr, size, type, ip, true);
 		return;
 	}
 	/* Parked: the site waits until the stall that took over ends. A
 	 * parked thread runs on, and meets that watchpoint if it races. */
 	if (ctx->cold_parked) {
 		if (atomic_load_explicit(&cold_seq, memory_order_relaxed) == ctx->cold_parked) {
-			count_access(ctx, ptr, size, type, ip);
+			count_access(ctx, ptr, size, type, ip, true);
 			return;
 		}
 		ctx->cold_parked = 0;
@@ -210,9 +218,9 @@ NOINLINE void ucsan_cold_site(const volatile void *ptr, size_t size, int type, u
 	/* Done with the site, and counted like any access: while the thread
 	 * is alone, or has annotation state (whose accesses the special path
 	 * handles), and for accesses that count as marked. */
-	if (times <= 0 || ctx->special || treated_as_marked(ptr, size, type) || ucsan_single_threaded()) {
+	if (times <= 0 || ctx->special || treated_as_marked(ptr, size, type, true) || ucsan_single_threaded()) {
 		*site = SITE_WARM;
-		count_access(ctx, ptr, size, type, ip);
+		count_access(ctx, ptr, size, type, ip, true);
 		return;
 	}
 	/* No budget left: done with for now, and counted. The thread's
@@ -223,20 +231,20 @@ NOINLINE void ucsan_cold_site(const volatile void *ptr, size_t size, int type, u
 	if (!cold_budget_allows(ctx, now) || !process_budget_allows(now)) {
 		*site = SITE_WARM;
 		ctx->cold_starved = true;
-		count_access(ctx, ptr, size, type, ip);
+		count_access(ctx, ptr, size, type, ip, true);
 		return;
 	}
 	_Atomic uint8_t *const everyone = process_site(ip);
 	const int limit = (int)ucsan_opts.cold_site_limit;
 	if (limit > 0 && atomic_load_explicit(everyone, memory_order_relaxed) >= (limit < 255 ? limit : 255)) {
 		*site = SITE_WARM;
-		count_access(ctx, ptr, size, type, ip);
+		count_access(ctx, ptr, size, type, ip, true);
 		return;
 	}
 	const uint8_t before = *site;
 	const bool is_write = (type & UCSAN_ACCESS_WRITE) != 0;
 	if (!take_turn(is_write, !(before & SITE_RETRY), &ctx->cold_turn)) {
-		count_access(ctx, ptr, size, type, ip);
+		count_access(ctx, ptr, size, type, ip, true);
 		return;
 	}
 	const int watched = (before & SITE_COUNT) + 1;
@@ -251,7 +259,7 @@ NOINLINE void ucsan_cold_site(const volatile void *ptr, size_t size, int type, u
 		atomic_fetch_add_explicit(everyone, 1, memory_order_relaxed);
 	if (!watched_now) {
 		*site = before;
-		count_access(ctx, ptr, size, type, ip);
+		count_access(ctx, ptr, size, type, ip, true);
 		return;
 	}
 	ctx->cold_tokens_ns -= (int64_t)ctx->cold_stalled_ns;
@@ -283,7 +291,6 @@ void ucsan_cold_refresh(struct ucsan_ctx *ctx)
  * what its remaining TLS destructors run never touches a table that has
  * gone to another thread.
  */
-const uint8_t ucsan_sites_cold[UCSAN_SITES] __attribute__((aligned(4096)));
 static const uint8_t sites_warm[UCSAN_SITES] __attribute__((aligned(4096))) = { [0 ... UCSAN_SITES - 1] = SITE_WARM };
 
 #define SITE_POOL 64

@@ -17,13 +17,13 @@
 
 /* === Data === */
 
-__thread struct ucsan_ctx ucsan_ctx_tls __attribute__((tls_model("initial-exec")));
-
 /* Written by every watcher: kept off the cache lines the hot path only reads. */
 _Alignas(64) _Atomic uint64_t ucsan_armed;
 /* How many words of each class (index mod 64) are in use: a class's bit in
  * ucsan_armed is cleared only when its last one is freed. */
 static _Atomic int armed_users[64];
+/* Set while an option sends every access out of line (ucsan_gate_init()). */
+static bool gate_forced;
 _Alignas(64) _Atomic bool ucsan_enabled = true;
 size_t ucsan_nslots = 64;
 /* Slot i's window is [i, i + UCSAN_NUM_SLOTS): see wp_base_slot(). */
@@ -176,6 +176,7 @@ void ucsan_reset_after_fork(void)
 	for (size_t i = 0; i < sizeof(ucsan_watchpoints) / sizeof(ucsan_watchpoints[0]); i++)
 		atomic_store_explicit(&ucsan_watchpoints[i], WP_INVALID, memory_order_relaxed);
 	atomic_store_explicit(&ucsan_armed, 0, memory_order_relaxed);
+	atomic_store_explicit(&ucsan_gate, gate_forced ? ~0ULL : 0, memory_order_relaxed);
 	for (int i = 0; i < 64; i++)
 		atomic_store_explicit(&armed_users[i], 0, memory_order_relaxed);
 	atomic_store_explicit(&ucsan_counters[CTR_USED_WATCHPOINTS], 0, memory_order_relaxed);
@@ -194,15 +195,20 @@ static _Atomic int safe_read_broken;
 /* Cached: getpid() is a system call, and fork() updates it (init.c). */
 int ucsan_pid;
 
+/* The watched word may be errno itself: its value is read in the middle of
+ * a watch, so the read must not change it. */
 static bool read_bytes(const volatile void *ptr, void *dst, size_t size)
 {
 	if (!atomic_load_explicit(&safe_read_broken, memory_order_relaxed)) {
 		struct iovec local = { dst, size };
 		struct iovec remote = { (void *)(uintptr_t)ptr, size };
+		const int saved_errno = errno;
 		ssize_t n = process_vm_readv(ucsan_pid, &local, 1, &remote, 1, 0);
+		const int err = errno;
+		errno = saved_errno;
 		if (n == (ssize_t)size)
 			return true;
-		if (n < 0 && errno != ENOSYS && errno != EPERM)
+		if (n < 0 && err != ENOSYS && err != EPERM)
 			return false; /* unmapped: no value */
 		atomic_store_explicit(&safe_read_broken, 1, memory_order_relaxed);
 	}
@@ -307,11 +313,35 @@ static _Atomic(uint64_t) *insert_watchpoint(uintptr_t addr, size_t size, bool is
 
 static uint64_t budget_clock(void);
 
+/* The gate mirrors each change to ucsan_armed with the same operation, so
+ * that racing arms and disarms leave it equal to the summary. */
+static void summary_or(uint64_t bit)
+{
+	atomic_fetch_or(&ucsan_armed, bit);
+	if (!gate_forced)
+		atomic_fetch_or(&ucsan_gate, bit);
+}
+
+static void summary_and(uint64_t mask)
+{
+	atomic_fetch_and(&ucsan_armed, mask);
+	if (!gate_forced)
+		atomic_fetch_and(&ucsan_gate, mask);
+}
+
+/* After options are parsed: the options the hot path would otherwise test
+ * on every access send them all out of line instead. */
+void ucsan_gate_init(void)
+{
+	gate_forced = ucsan_opts.ignore_atomics || ucsan_opts.assume_plain_writes_atomic;
+	atomic_store(&ucsan_gate, gate_forced ? ~0ULL : atomic_load(&ucsan_armed));
+}
+
 static void arm_slot(size_t index)
 {
 	const int c = (int)(index & 63);
 	atomic_fetch_add(&armed_users[c], 1);
-	atomic_fetch_or(&ucsan_armed, 1ULL << c);
+	summary_or(1ULL << c);
 }
 
 /* The last user of a class clears its bit; one that arrived meanwhile may
@@ -320,9 +350,9 @@ static void disarm_slot(size_t index)
 {
 	const int c = (int)(index & 63);
 	if (atomic_fetch_sub(&armed_users[c], 1) == 1) {
-		atomic_fetch_and(&ucsan_armed, ~(1ULL << c));
+		summary_and(~(1ULL << c));
 		if (atomic_load(&armed_users[c]) > 0)
-			atomic_fetch_or(&ucsan_armed, 1ULL << c);
+			summary_or(1ULL << c);
 	}
 }
 
@@ -554,8 +584,19 @@ static uint64_t watch_cost(struct ucsan_ctx *ctx, uint64_t t0, uint64_t t1)
 }
 
 /* Sets up a watchpoint for an access, if this thread may. */
+static bool watch_now(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip,
+		      long us, bool sleep);
+
 bool ucsan_watch(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip, long us,
 		 bool sleep)
+{
+	bool watched;
+	UCSAN_KEEP_ERRNO(watched = watch_now(ctx, ptr, size, type, ip, us, sleep));
+	return watched;
+}
+
+static bool watch_now(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip,
+		      long us, bool sleep)
 {
 	if (ctx->disable_count || !atomic_load_explicit(&ucsan_enabled, memory_order_relaxed))
 		return false;
@@ -643,7 +684,7 @@ static void special_path(struct ucsan_ctx *ctx, const volatile void *ptr, size_t
 	}
 }
 
-NOINLINE void ucsan_special_marked(void)
+static void special_marked(void)
 {
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
 	if (ctx->value_check)
@@ -651,6 +692,11 @@ NOINLINE void ucsan_special_marked(void)
 	check_reorder(ctx);
 	if (ctx->scoped)
 		check_scoped_accesses(ctx);
+}
+
+NOINLINE void ucsan_special_marked(void)
+{
+	UCSAN_KEEP_ERRNO(special_marked());
 }
 
 /* First access of this thread (or of the process, before our constructor
@@ -670,7 +716,14 @@ void ucsan_thread_first_entry(struct ucsan_ctx *ctx)
 		ctx->skip = skip;
 }
 
+static void slow_path(const volatile void *ptr, size_t size, int type, uintptr_t ip);
+
 NOINLINE void ucsan_slow_path(const volatile void *ptr, size_t size, int type, uintptr_t ip)
+{
+	UCSAN_KEEP_ERRNO(slow_path(ptr, size, type, ip));
+}
+
+static void slow_path(const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
 
@@ -697,9 +750,11 @@ NOINLINE void ucsan_slow_path(const volatile void *ptr, size_t size, int type, u
 }
 
 /* The type is a run-time value here, not a constant: this runs only while
- * some thread is watching. */
+ * some thread is watching, or an option forces the gate open. */
 NOINLINE void ucsan_check_armed(const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
+	if ((type & UCSAN_ACCESS_ATOMIC) && ucsan_opts.ignore_atomics)
+		return;
 	const uint64_t armed = atomic_load_explicit(&ucsan_armed, memory_order_relaxed);
 	if (wp_window_armed(armed, wp_base_slot((uintptr_t)ptr, ucsan_nslots))) {
 		uint64_t encoded;
@@ -710,7 +765,7 @@ NOINLINE void ucsan_check_armed(const volatile void *ptr, size_t size, int type,
 			return;
 		}
 	}
-	check_site(&ucsan_ctx_tls, ptr, size, type, ip);
+	check_site(&ucsan_ctx_tls, ptr, size, type, ip, true);
 }
 
 /* Consume a watchpoint our access conflicts with; the watcher reports. */
@@ -728,8 +783,17 @@ static void consume_watchpoint(const volatile void *ptr, size_t size, int type, 
 	ucsan_counter_add((type & UCSAN_ACCESS_ASSERT) ? CTR_ASSERT_FAILURES : CTR_DATA_RACES, 1);
 }
 
+static void found_watchpoint(const volatile void *ptr, size_t size, int type, uintptr_t ip,
+			     _Atomic(uint64_t) *wp, uint64_t encoded);
+
 NOINLINE void ucsan_found_watchpoint(const volatile void *ptr, size_t size, int type, uintptr_t ip,
 				     _Atomic(uint64_t) *wp, uint64_t encoded)
+{
+	UCSAN_KEEP_ERRNO(found_watchpoint(ptr, size, type, ip, wp, encoded));
+}
+
+static void found_watchpoint(const volatile void *ptr, size_t size, int type, uintptr_t ip,
+			     _Atomic(uint64_t) *wp, uint64_t encoded)
 {
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
 

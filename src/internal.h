@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <errno.h>
 #include <stdint.h>
 
 #include <limits.h>
@@ -19,10 +20,26 @@
 #include "options.h"
 
 #define UCSAN_EXPORT __attribute__((visibility("default")))
+/* Reached from an executable's own entry points (entry.c): exported, but
+ * not API. Data so marked is the executable's copy when it has one. */
+#define UCSAN_FOR_ENTRY __attribute__((visibility("default")))
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 #define NOINLINE __attribute__((noinline))
+
+/*
+ * The runtime never changes what the program sees, errno included: a stall
+ * that times out on a futex, a report that opens a file, would otherwise
+ * hand the thread an errno of their own. Every way from an entry point into
+ * code that may make a system call goes through this.
+ */
+#define UCSAN_KEEP_ERRNO(stmt)                  \
+	do {                                    \
+		const int saved_errno_ = errno; \
+		stmt;                           \
+		errno = saved_errno_;           \
+	} while (0)
 
 #define UCSAN_MAX_WATCHPOINTS 4096
 
@@ -40,7 +57,7 @@ static inline size_t site_index(uintptr_t pc)
 	return (size_t)(pc >> 2) & (UCSAN_SITES - 1);
 }
 /* Every site cold; never written. */
-extern const uint8_t ucsan_sites_cold[UCSAN_SITES];
+UCSAN_FOR_ENTRY extern const uint8_t ucsan_sites_cold[UCSAN_SITES];
 
 /* === Per-thread context === */
 struct ucsan_ctx {
@@ -122,7 +139,13 @@ struct ucsan_ctx {
 #define UCSAN_SPECIAL_SKIP (LONG_MIN / 2)
 #define UCSAN_SPECIAL_THRESHOLD (LONG_MIN / 4)
 
-extern __thread struct ucsan_ctx ucsan_ctx_tls __attribute__((tls_model("initial-exec")));
+#ifdef UCSAN_ENTRY_OBJECT
+/* In an executable (ucsan-entry.o): one %fs-relative access. */
+#define UCSAN_CTX_TLS_MODEL "local-exec"
+#else
+#define UCSAN_CTX_TLS_MODEL "initial-exec"
+#endif
+UCSAN_FOR_ENTRY extern __thread struct ucsan_ctx ucsan_ctx_tls __attribute__((tls_model(UCSAN_CTX_TLS_MODEL)));
 
 /* === Global state === */
 /* Which table words hold a watchpoint right now, folded to 64 bits (bit
@@ -131,6 +154,16 @@ extern __thread struct ucsan_ctx ucsan_ctx_tls __attribute__((tls_model("initial
  * is marked: a watcher preempted in its stall (64 threads on 2 CPUs) then
  * slows only accesses near what it watches. Written only on the slow path. */
 extern _Atomic uint64_t ucsan_armed;
+/*
+ * The one word the hot path tests (check_access()): a copy of ucsan_armed,
+ * or all ones while an option needs every access out of line
+ * (ignore_atomics, assume_plain_writes_atomic), so that no access tests an
+ * option on its way. Defined in hot_state.c, as are ucsan_ctx_tls and
+ * ucsan_sites_cold: an executable linked with ucsan-entry.o holds them
+ * (see entry.c), and the runtime's own references resolve to its copy.
+ */
+UCSAN_FOR_ENTRY extern _Atomic uint64_t ucsan_gate;
+void ucsan_gate_init(void);
 /* Process-wide switch (option `enabled`, ucsan_set_enabled()). */
 extern _Atomic bool ucsan_enabled;
 extern size_t ucsan_nslots;
@@ -168,7 +201,7 @@ void ucsan_thread_first_entry(struct ucsan_ctx *ctx);
 bool ucsan_watch(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip, long us,
 		 bool sleep);
 /* A plain access at a site this thread has not finished with (check.h). */
-NOINLINE void ucsan_cold_site(const volatile void *ptr, size_t size, int type, uintptr_t ip);
+UCSAN_FOR_ENTRY NOINLINE void ucsan_cold_site(const volatile void *ptr, size_t size, int type, uintptr_t ip);
 /* A cold watch's stall: sleeps up to `us`, less if the watchpoint is
  * consumed or another thread's cold watch takes over. */
 void ucsan_cold_stall(struct ucsan_ctx *ctx, _Atomic(uint64_t) *wp, long us);
@@ -199,11 +232,18 @@ void ucsan_threads_after_fork(void);
 
 NOINLINE void ucsan_found_watchpoint(const volatile void *ptr, size_t size, int type, uintptr_t ip,
 				     _Atomic(uint64_t) *wp, uint64_t encoded);
-NOINLINE void ucsan_slow_path(const volatile void *ptr, size_t size, int type, uintptr_t ip);
+UCSAN_FOR_ENTRY NOINLINE void ucsan_slow_path(const volatile void *ptr, size_t size, int type, uintptr_t ip);
 /* check_access() while something is watched (check.h). */
-NOINLINE void ucsan_check_armed(const volatile void *ptr, size_t size, int type, uintptr_t ip);
+UCSAN_FOR_ENTRY NOINLINE void ucsan_check_armed(const volatile void *ptr, size_t size, int type, uintptr_t ip);
 /* A marked access by a special thread: only its scoped checks to run. */
-NOINLINE void ucsan_special_marked(void);
+UCSAN_FOR_ENTRY NOINLINE void ucsan_special_marked(void);
+/* Called once by an executable's entry points (entry.c), which must share
+ * the runtime's state: dies if they do not. */
+UCSAN_FOR_ENTRY void ucsan_entry_attach(struct ucsan_ctx *ctx, _Atomic uint64_t *gate, const uint8_t *sites_cold,
+					unsigned abi);
+/* How many executables' entry points attached (0 or 1), for tests. */
+UCSAN_EXPORT int __ucsan_debug_entry_attached(void);
+#define UCSAN_ENTRY_ABI 1
 /* Enter or leave special mode after annotation state changed. */
 void ucsan_ctx_update_special(struct ucsan_ctx *ctx);
 
@@ -234,7 +274,7 @@ static inline void ucsan_atomic_order(int mo)
 		ucsan_release_point();
 }
 /* Checks any size, splitting what one watchpoint cannot encode. */
-void ucsan_check_range(const volatile void *ptr, size_t size, int type, uintptr_t ip);
+UCSAN_FOR_ENTRY void ucsan_check_range(const volatile void *ptr, size_t size, int type, uintptr_t ip);
 void ucsan_ctx_init(struct ucsan_ctx *ctx);
 void ucsan_reset_after_fork(void);
 uint32_t ucsan_rand32(struct ucsan_ctx *ctx);

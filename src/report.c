@@ -622,7 +622,14 @@ static bool judge_value_check(struct ucsan_value_check *vc, bool final)
 	return true;
 }
 
+static void value_check_run(struct ucsan_ctx *ctx, bool final);
+
 void ucsan_value_check_run(struct ucsan_ctx *ctx, bool final)
+{
+	UCSAN_KEEP_ERRNO(value_check_run(ctx, final));
+}
+
+static void value_check_run(struct ucsan_ctx *ctx, bool final)
 {
 	struct ucsan_value_check *vc = ctx->value_check;
 	if (!vc || ctx->signal_depth > 0 || ctx->disable_count)

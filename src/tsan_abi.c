@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * The plain-access entry points gcc and clang emit under -fsanitize=thread:
- * one-line shims over check_access(). Atomics are in tsan_atomics.c.
+ * one-line shims over check_access(). Atomics are in tsan_atomics.c,
+ * function entry/exit in tsan_func.c. This file is built twice: into
+ * libucsan.so, and into ucsan-entry.o for executables (see entry.c), so it
+ * may call only what the runtime exports for that (UCSAN_FOR_ENTRY).
  *
  * Each passes its return address, the access's code site, which the
  * cold-site check keys on (one load in a function without a frame).
@@ -110,31 +113,4 @@ UCSAN_EXPORT void __tsan_vptr_update(void **vptr_p, void *new_val)
 UCSAN_EXPORT void __tsan_vptr_read(void **vptr_p)
 {
 	check_access(vptr_p, sizeof(void *), PLAIN, CALLER_PC());
-}
-
-/*
- * Stacks come from unwinding; function entry/exit only keep the depth that
- * weak_memory scopes its pending access to. ucsan-cc emits them only with
- * --ucsan-weak-memory.
- */
-UCSAN_EXPORT void __tsan_func_entry(void *call_pc)
-{
-	(void)call_pc;
-	if (unlikely(!func_hooks_seen))
-		func_hooks_seen = true;
-	ucsan_ctx_tls.func_depth++;
-}
-
-UCSAN_EXPORT void __tsan_func_exit(void)
-{
-	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
-	if (unlikely(ctx->reorder.size != 0) && ctx->func_depth <= ctx->reorder.depth)
-		ucsan_reorder_func_exit(ctx);
-	ctx->func_depth--;
-}
-
-UCSAN_EXPORT void __tsan_init(void)
-{
-	if (unlikely(!ucsan_initialized))
-		ucsan_init();
 }

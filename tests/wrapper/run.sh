@@ -96,6 +96,24 @@ instrumented() {
 	[ -z "$why" ]
 }
 
+# calls_tsan PROGRAM: the program's code calls __tsan_read*/__tsan_write*,
+# ucsan-entry.o's copies (direct calls) or libucsan.so's (undefined).
+calls_tsan() {
+	nm "$1" 2>/dev/null | grep -Eq ' U __tsan_(read|write|read_write)[0-9]+$' ||
+		objdump -d "$1" 2>/dev/null | grep -Eq 'call.*<__tsan_(read|write|read_write)[0-9]+>'
+}
+
+# entry_ok PROGRAM: the program carries ucsan-entry.o and exports the state
+# its entry points read, so that libucsan.so binds to it.  Sets $why.
+entry_ok() {
+	why=
+	dsyms=$(nm -D --defined-only "$1" 2>&1) || { why="nm -D $1 failed: $dsyms"; return 1; }
+	for s in __tsan_read4 __tsan_write4 ucsan_ctx_tls ucsan_gate ucsan_sites_cold; do
+		printf '%s\n' "$dsyms" | grep -q " $s\$" || why="${why}$1 does not export $s$NL"
+	done
+	[ -z "$why" ]
+}
+
 # linked_ok ELF: libucsan.so is NEEDED and found through the run path; no
 # libtsan or clang_rt tsan runtime, neither dynamic nor static.  Sets $why.
 linked_ok() {
@@ -111,9 +129,26 @@ linked_ok() {
 	*":$LIBDIR:"*) ;;
 	*) why="${why}$1: run path '$rpath' does not contain $LIBDIR$NL" ;;
 	esac
-	if nm "$1" 2>/dev/null | grep -Eq ' [TtWw] (__tsan_init|__tsan_read4)$'; then
+	# ucsan-entry.o defines __tsan_read4 (with ucsan_gate) in programs,
+	# never __tsan_init; a compiler's static tsan runtime defines both.
+	syms=$(nm "$1" 2>/dev/null)
+	if printf '%s\n' "$syms" | grep -Eq ' [TtWw] __tsan_init$' ||
+	   { printf '%s\n' "$syms" | grep -Eq ' [TtWw] __tsan_read4$' &&
+	     ! printf '%s\n' "$syms" | grep -Eq ' [BbDd] ucsan_gate$'; }; then
 		why="${why}$1 defines __tsan_* itself: a static tsan runtime was linked$NL"
 	fi
+	# A program carries the entry points; a library never does: it uses
+	# the program's.
+	prev=$why
+	if readelf -h "$1" 2>/dev/null | grep -q 'Type: *EXEC' ||
+	   readelf -d "$1" 2>/dev/null | grep -q 'FLAGS_1.*PIE'; then
+		entry_ok "$1"
+	elif printf '%s\n' "$syms" | grep -Eq ' [BbDd] ucsan_gate$'; then
+		why="$1 is a library but carries ucsan-entry.o$NL"
+	else
+		why=
+	fi
+	why=$prev$why
 	[ -z "$why" ]
 }
 
@@ -210,6 +245,36 @@ int shared_add(int x)
 {
 	shared_counter += x;
 	return shared_counter;
+}
+EOF
+cat >"$SRC/bump.c" <<'EOF'
+void lib_bump(int *p, int n)
+{
+	for (int i = 0; i < n; i++)
+		(*p)++;
+}
+EOF
+cat >"$SRC/one_state.c" <<'EOF'
+#include <pthread.h>
+#include <stdio.h>
+void lib_bump(int *p, int n);
+int __ucsan_debug_entry_attached(void);
+int both_sides;
+static void *from_library(void *arg)
+{
+	(void)arg;
+	lib_bump(&both_sides, 2000000);
+	return NULL;
+}
+int main(void)
+{
+	pthread_t t;
+	pthread_create(&t, NULL, from_library, NULL);
+	for (int i = 0; i < 2000000; i++)
+		both_sides++;
+	pthread_join(t, NULL);
+	printf("attached=%d\n", __ucsan_debug_entry_attached());
+	return 0;
 }
 EOF
 cat >"$SRC/main_shared.c" <<'EOF'
@@ -476,7 +541,7 @@ for k in $COMPILERS; do
 		fail compile-and-link "compile-and-link failed" "$D/one.log"
 	elif ! quiet "$D/one.log"; then
 		fail compile-and-link "printed diagnostics" "$D/one.log"
-	elif ! nm "$D/onestep" | grep -q ' U __tsan_read4\| U __tsan_write4\| U __tsan_read_write4'; then
+	elif ! calls_tsan "$D/onestep"; then
 		fail compile-and-link "the program is not instrumented (no __tsan_read4/write4)"
 	elif ! runs "$D/onestep.run" sum=27 "$D/onestep"; then
 		fail compile-and-link "$why" "$D/onestep.run"
@@ -530,6 +595,48 @@ for k in $COMPILERS; do
 		pass shared-library
 	fi
 	addbin "$L/libshared.so" "$D/shmain"
+
+	# --- one state per process: a program and a library, both built by
+	# us, race on one variable from both sides. The program's entry points
+	# attach to the runtime (one context per thread, one gate), and the
+	# race is reported with a frame on each side.
+	if ! run "$D/bump.log" "$CCW" -O1 -fPIC -shared "$SRC/bump.c" -o "$L/libbump.so" ||
+	   ! run "$D/onestate.log" "$CCW" -O1 "$SRC/one_state.c" -L"$L" -lbump "-Wl,-rpath,$L" -o "$D/onestate"; then
+		fail one-state "build failed" "$D/onestate.log"
+	elif ! entry_ok "$D/onestate"; then
+		fail one-state "$why"
+	else
+		found=
+		i=0
+		while [ "$i" -lt 10 ] && [ -z "$found" ]; do
+			i=$((i + 1))
+			$TIMEOUT "$D/onestate" >"$D/onestate.out" 2>"$D/onestate.err"
+			grep -q '^attached=1$' "$D/onestate.out" || break
+			grep -Eq '^BUG: UCSAN: data-race in (lib_bump / main|main / lib_bump)$' "$D/onestate.err" &&
+				grep -q '^ lib_bump+' "$D/onestate.err" && grep -q '^ main+' "$D/onestate.err" && found=yes
+		done
+		if ! grep -q '^attached=1$' "$D/onestate.out"; then
+			fail one-state "the program's entry points did not attach to the runtime" "$D/onestate.out"
+		elif [ -z "$found" ]; then
+			fail one-state "no report with a frame on each side in $i runs" "$D/onestate.err"
+		else
+			pass one-state
+		fi
+	fi
+	# ... and a program whose state is hidden from the runtime (a version
+	# script) must stop with the reason, not run with two contexts.
+	printf '{ local: *; };\n' >"$D/hide.map"
+	if ! run "$D/hidden.log" "$CCW" -O1 "$SRC/a.c" "$SRC/b.c" "-Wl,--version-script=$D/hide.map" -o "$D/hidden"; then
+		fail hidden-state "build failed" "$D/hidden.log"
+	else
+		$TIMEOUT "$D/hidden" >"$D/hidden.out" 2>"$D/hidden.err"
+		rc=$?
+		if [ "$rc" != 1 ] || ! grep -q "^UCSAN: error: the executable's ucsan entry points" "$D/hidden.err"; then
+			fail hidden-state "exit status $rc, expected 1 and the error" "$D/hidden.err"
+		else
+			pass hidden-state
+		fi
+	fi
 	# ... loaded by an uninstrumented program: the library must pull in
 	# libucsan.so by itself.
 	if ! run "$D/dlopen.log" "$k" "$SRC/dlopen.c" -o "$D/dlopen" -ldl; then
@@ -619,7 +726,7 @@ for k in $COMPILERS; do
 		if ! run "$D/lto.log" "$CCW" -O2 -flto -c "$SRC/b.c" -o "$D/lto-b.o" ||
 		   ! run "$D/lto2.log" "$CCW" -O2 -flto "$SRC/a.c" "$D/lto-b.o" -o "$D/lto"; then
 			fail lto "build failed" "$D/lto.log"
-		elif ! nm "$D/lto" | grep -Eq ' U __tsan_(read|write)[0-9]+$'; then
+		elif ! calls_tsan "$D/lto"; then
 			fail lto "the -flto program is not instrumented"
 		elif ! runs "$D/lto.run" sum=27 "$D/lto"; then
 			fail lto "$why" "$D/lto.run"

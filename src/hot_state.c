@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The state the hot path reads, and nothing else: compiled into libucsan.so
+ * and into ucsan-entry.o, the entry points ucsan-cc links into each
+ * executable (entry.c). Where an executable has its copy, the dynamic
+ * linker binds the runtime's references to it (the definitions are
+ * exported from both), so a process has one of each whatever is linked;
+ * ucsan_entry_attach() checks that it did.
+ */
+#include "internal.h"
+
+/* The thread's context: local-exec TLS in an executable, one %fs-relative
+ * load away from its entry points. */
+__thread struct ucsan_ctx ucsan_ctx_tls __attribute__((tls_model(UCSAN_CTX_TLS_MODEL)));
+
+/* Read by every access; written only when watchpoints come and go. */
+_Alignas(64) _Atomic uint64_t ucsan_gate;
+
+/* The all-cold site table: a thread's sites_off is relative to it, so that
+ * zeroed TLS means "every site cold" (cold_sites.c). */
+const uint8_t ucsan_sites_cold[UCSAN_SITES] __attribute__((aligned(4096)));
