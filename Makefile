@@ -31,7 +31,7 @@ RT_OBJS := $(patsubst src/%.c,$(B)/obj/%.o,$(RT_SRCS))
 # that it comes whole or not at all.
 ENTRY_CFLAGS := -std=gnu11 -fPIE -fno-plt -DUCSAN_ENTRY_OBJECT -fomit-frame-pointer -pthread \
 	-Wall -Wextra -MMD -MP
-ENTRY_SRCS := src/tsan_abi.c src/hot_state.c src/entry/entry.c
+ENTRY_SRCS := src/tsan_abi.c src/tsan_atomics.c src/hot_state.c src/entry/entry.c
 ENTRY_OBJS := $(patsubst %.c,$(B)/obj/entry/%.o,$(notdir $(ENTRY_SRCS)))
 HEADERS := $(shell find include -name '*.h' 2>/dev/null)
 
@@ -42,21 +42,23 @@ $(B)/obj/%.o: src/%.c Makefile
 	@mkdir -p $(@D)
 	$(CC) $(RT_CFLAGS) $(CFLAGS) -c $< -o $@
 
-# -Bsymbolic-functions: the runtime's calls among its own functions stay
-# direct although some are exported for ucsan-entry.o; its data references
-# stay open to the executable's copies.
+# Not -Bsymbolic-functions: programs override some of the runtime's weak
+# functions (__tsan_default_options, __tsan_on_report ...), and its calls
+# to them must reach the program's.
 $(B)/lib/libucsan.so: $(RT_OBJS)
 	@mkdir -p $(@D)
-	$(CC) -shared -Wl,-soname,libucsan.so -Wl,--no-undefined -Wl,-Bsymbolic-functions -o $@ $(RT_OBJS) \
-		$(LDFLAGS) $(RT_LIBS)
+	$(CC) -shared -Wl,-soname,libucsan.so -Wl,--no-undefined -o $@ $(RT_OBJS) $(LDFLAGS) $(RT_LIBS)
 
+# Without debug information: its frames never show in reports, and DWARF
+# from the runtime's compiler mixed into a program built by another one
+# (gcc's into clang's) kept libdw from reading the program's line tables.
 $(B)/obj/entry/%.o: src/%.c Makefile
 	@mkdir -p $(@D)
-	$(CC) $(ENTRY_CFLAGS) $(CFLAGS) -c $< -o $@
+	$(CC) $(ENTRY_CFLAGS) $(CFLAGS) -g0 -c $< -o $@
 
 $(B)/obj/entry/entry.o: src/entry/entry.c Makefile
 	@mkdir -p $(@D)
-	$(CC) $(ENTRY_CFLAGS) $(CFLAGS) -c $< -o $@
+	$(CC) $(ENTRY_CFLAGS) $(CFLAGS) -g0 -c $< -o $@
 
 $(B)/lib/ucsan-entry.o: $(ENTRY_OBJS)
 	@mkdir -p $(@D)

@@ -634,9 +634,29 @@ static bool watch_now(struct ucsan_ctx *ctx, const volatile void *ptr, size_t si
 }
 
 /* A sampled watch. */
-static void watch(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip)
+static bool watch(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
-	ucsan_watch(ctx, ptr, size, type, ip, sample_delay_us(ctx), false);
+	return ucsan_watch(ctx, ptr, size, type, ip, sample_delay_us(ctx), false);
+}
+
+/*
+ * The next countdown after a sample that set no watchpoint (the process has
+ * one thread, the window was full, checking is off): the period goes on as
+ * it was. Timing such a cheap sample as the cost of a watch would shrink
+ * the period to a few hundred accesses, and a lone thread would pay the
+ * slow path over and over for watches it never sets.
+ */
+static long unwatched_skip(struct ucsan_ctx *ctx)
+{
+	return ctx->period_skip > ucsan_opts.skip_watch ? ctx->period_skip : ucsan_opts.skip_watch;
+}
+
+/* Could a sampled watch be set up at all? Asked before the budget's clock,
+ * which is a system call: a lone thread should not pay one per period. */
+static bool may_watch(const struct ucsan_ctx *ctx)
+{
+	return !ctx->disable_count && atomic_load_explicit(&ucsan_enabled, memory_order_relaxed) &&
+	       (!ucsan_single_threaded() || ucsan_opts.interrupt_watcher);
 }
 
 /*
@@ -672,10 +692,13 @@ static void special_path(struct ucsan_ctx *ctx, const volatile void *ptr, size_t
 {
 	ctx->skip = UCSAN_SPECIAL_SKIP;
 	if (!in_atomic_region(ctx, type) && --ctx->saved_skip < 0) {
-		const uint64_t t0 = budget_clock();
-		watch(ctx, ptr, size, type, ip);
-		const uint64_t t1 = budget_clock();
-		ctx->saved_skip = new_skip(ctx, watch_cost(ctx, t0, t1), t1);
+		const uint64_t t0 = may_watch(ctx) ? budget_clock() : 0;
+		if ((!t0 && ucsan_opts.overhead_budget > 0) || !watch(ctx, ptr, size, type, ip)) {
+			ctx->saved_skip = unwatched_skip(ctx);
+		} else {
+			const uint64_t t1 = budget_clock();
+			ctx->saved_skip = new_skip(ctx, watch_cost(ctx, t0, t1), t1);
+		}
 	}
 	if (!(type & UCSAN_ACCESS_SCOPED)) {
 		check_reorder(ctx);
@@ -743,8 +766,16 @@ static void slow_path(const volatile void *ptr, size_t size, int type, uintptr_t
 		special_path(ctx, ptr, size, type, ip);
 		return;
 	}
-	const uint64_t t0 = budget_clock();
-	watch(ctx, ptr, size, type, ip);
+	const uint64_t t0 = may_watch(ctx) ? budget_clock() : 0;
+	const bool cannot = !t0 && ucsan_opts.overhead_budget > 0;
+	if (cannot || !watch(ctx, ptr, size, type, ip)) {
+		const long n = unwatched_skip(ctx);
+		if (ctx->special)
+			ctx->saved_skip = n;
+		else
+			ctx->skip = n;
+		return;
+	}
 	const uint64_t t1 = budget_clock();
 	reset_skip(ctx, watch_cost(ctx, t0, t1), t1);
 }
@@ -836,7 +867,7 @@ static void found_watchpoint(const volatile void *ptr, size_t size, int type, ui
  * find_watchpoint() looks at. (Pieces of two pages, which the encoding
  * could hold, may span three pages and miss each other.)
  */
-void ucsan_check_range(const volatile void *ptr, size_t size, int type, uintptr_t ip)
+static NOINLINE void check_chunks(const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
 	uintptr_t addr = (uintptr_t)ptr;
 	while (size > 0) {
@@ -845,4 +876,18 @@ void ucsan_check_range(const volatile void *ptr, size_t size, int type, uintptr_
 		addr += chunk;
 		size -= chunk;
 	}
+}
+
+void ucsan_check_range(const volatile void *ptr, size_t size, int type, uintptr_t ip)
+{
+	/* The common case in one step, as its chunks would each take it:
+	 * nothing watched, a warm site, and a countdown that outlasts them. */
+	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	const long chunks = (long)((size + UCSAN_SLOT_RANGE - 1) / UCSAN_SLOT_RANGE);
+	if (!(type & UCSAN_ACCESS_ATOMIC) && atomic_load_explicit(&ucsan_gate, memory_order_relaxed) == 0 &&
+	    ctx->skip > chunks && ucsan_ctx_sites(ctx)[site_index(ip)] == SITE_WARM) {
+		ctx->skip -= chunks;
+		return;
+	}
+	check_chunks(ptr, size, type, ip);
 }

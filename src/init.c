@@ -81,6 +81,7 @@ void ucsan_init(void)
 	ucsan_stacktrace_init();
 	ucsan_report_init();
 	ucsan_suppressions_init();
+	ucsan_thread_info_register(0, NULL, 0);
 	pthread_atfork(ucsan_report_fork_prepare, ucsan_report_fork_parent, atfork_child);
 	ctx->disable_count--;
 	ucsan_initialized = true;
@@ -99,9 +100,11 @@ void ucsan_init(void)
  */
 static int entry_attached;
 
-void ucsan_entry_attach(struct ucsan_ctx *ctx, _Atomic uint64_t *gate, const uint8_t *sites_cold, unsigned abi)
+void ucsan_entry_attach(struct ucsan_ctx *ctx, _Atomic uint64_t *gate, const uint8_t *sites_cold,
+			const void *text_start, const void *text_end, unsigned abi)
 {
 	if (abi == UCSAN_ENTRY_ABI && ctx == &ucsan_ctx_tls && gate == &ucsan_gate && sites_cold == ucsan_sites_cold) {
+		ucsan_stacktrace_add_entry_text((uintptr_t)text_start, (uintptr_t)text_end);
 		entry_attached++;
 		return;
 	}

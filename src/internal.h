@@ -19,7 +19,14 @@
 #include "encoding.h"
 #include "options.h"
 
+#ifdef UCSAN_ENTRY_OBJECT
+/* In a program (ucsan-entry.o), the entry points share one section, whose
+ * bounds (__start_/__stop_ucsan_entry_text) tell report stacks to leave
+ * their frames out, as they leave out the runtime's. */
+#define UCSAN_EXPORT __attribute__((visibility("default"), section("ucsan_entry_text")))
+#else
 #define UCSAN_EXPORT __attribute__((visibility("default")))
+#endif
 /* Reached from an executable's own entry points (entry.c): exported, but
  * not API. Data so marked is the executable's copy when it has one. */
 #define UCSAN_FOR_ENTRY __attribute__((visibility("default")))
@@ -132,6 +139,8 @@ struct ucsan_ctx {
 	 * own. (An offset in TLS, not the table: a library loaded by dlopen
 	 * has only a few hundred bytes of static TLS to live in.) */
 	uintptr_t sites_off;
+	/* This thread's record in thread_info.c, for reports. */
+	struct ucsan_thread_info *thread_info;
 };
 
 /* Far below any real countdown, so the hot path's "--skip < 0" always fires
@@ -219,6 +228,41 @@ static inline uint8_t *ucsan_ctx_sites(const struct ucsan_ctx *ctx)
 	return (uint8_t *)((uintptr_t)ucsan_sites_cold + ctx->sites_off);
 }
 
+/* === Who the threads are (thread_info.c), what memory is (location.c) === */
+#define UCSAN_CREATE_STACK 8
+enum { THREAD_FREE, THREAD_FILLING, THREAD_RUNNING, THREAD_ENDED };
+struct ucsan_thread_info {
+	_Atomic int state; /* THREAD_* */
+	int tid, creator;  /* creator 0: the process's first thread */
+	uintptr_t tp;      /* pthread_self(): the thread pointer */
+	uintptr_t stack_lo, stack_hi;
+	int npcs;          /* where pthread_create was called */
+	uintptr_t pcs[UCSAN_CREATE_STACK];
+	char name[16];     /* kept when the thread ends */
+};
+void ucsan_thread_info_register(int creator, const uintptr_t *pcs, int npcs);
+void ucsan_thread_info_ended(void);
+void ucsan_thread_info_after_fork(void);
+const struct ucsan_thread_info *ucsan_thread_info_find(int tid);
+const struct ucsan_thread_info *ucsan_thread_info_at(int i);
+int ucsan_thread_info_max(void);
+void ucsan_thread_name(const struct ucsan_thread_info *t, char *buf, size_t len);
+/* What the memory at addr is: the kind, and what is known of it. */
+enum ucsan_location_kind { LOC_UNMAPPED, LOC_GLOBAL, LOC_TLS, LOC_STACK, LOC_HEAP, LOC_ANON, LOC_SPECIAL, LOC_FILE };
+struct ucsan_location {
+	enum ucsan_location_kind kind;
+	char name[128];   /* the variable (global, TLS), if known */
+	char module[256]; /* a global's module, a mapping's file or [name] */
+	char perms[5];    /* a mapping's */
+	uintptr_t start;  /* the variable, the stack or the mapping */
+	size_t size;
+	int tid;          /* TLS and stack: the owner */
+};
+void ucsan_locate(uintptr_t addr, struct ucsan_location *loc);
+/* One line: what the memory at addr is ("global 'x' of size 8 at +0x0 in
+ * prog", "stack of thread N", ...). */
+void ucsan_describe_location(char *buf, size_t len, uintptr_t addr);
+
 /* === Threads (threads.c) === */
 /* Threads alive now, counted from pthread_create to thread exit. With one
  * (and no handler allowed to interrupt a watch), nothing can race. */
@@ -240,10 +284,10 @@ UCSAN_FOR_ENTRY NOINLINE void ucsan_special_marked(void);
 /* Called once by an executable's entry points (entry.c), which must share
  * the runtime's state: dies if they do not. */
 UCSAN_FOR_ENTRY void ucsan_entry_attach(struct ucsan_ctx *ctx, _Atomic uint64_t *gate, const uint8_t *sites_cold,
-					unsigned abi);
+					const void *text_start, const void *text_end, unsigned abi);
 /* How many executables' entry points attached (0 or 1), for tests. */
 UCSAN_EXPORT int __ucsan_debug_entry_attached(void);
-#define UCSAN_ENTRY_ABI 1
+#define UCSAN_ENTRY_ABI 3
 /* Enter or leave special mode after annotation state changed. */
 void ucsan_ctx_update_special(struct ucsan_ctx *ctx);
 
@@ -257,7 +301,7 @@ enum ucsan_barrier {
 /* Set once __tsan_func_entry has run: the program has the hooks. */
 extern bool func_hooks_seen;
 /* A barrier (or an ordering operation) executed by this thread. */
-void ucsan_barrier(enum ucsan_barrier kind);
+UCSAN_FOR_ENTRY void ucsan_barrier(enum ucsan_barrier kind);
 /* __tsan_func_exit while a pending access belongs to the returning frame. */
 NOINLINE void ucsan_reorder_func_exit(struct ucsan_ctx *ctx);
 /* A release operation: retires the thread's pending access, if any. */
@@ -348,6 +392,8 @@ void ucsan_output_init(void);
 /* Captures return addresses of the caller's stack, runtime frames removed. */
 int ucsan_stack_capture(uintptr_t *pcs, int max);
 bool ucsan_pc_in_runtime(uintptr_t pc);
+/* The program's own entry points (ucsan-entry.o), runtime frames too. */
+void ucsan_stacktrace_add_entry_text(uintptr_t start, uintptr_t end);
 
 /* === ThreadSanitizer's interface (tsan_interface.c) === */
 /* Does [addr, addr + size) overlap a range the program annotated with

@@ -173,39 +173,39 @@ bad:
 	return false;
 }
 
-/*
- * Options of ThreadSanitizer (and the sanitizer runtimes it shares flags
- * with) that have no meaning for a watchpoint detector: accepted, so that
- * a TSAN_OPTIONS or __tsan_default_options() written for TSan keeps
- * working, and named once at start-up. Those with the same meaning
- * (halt_on_error, exitcode, log_path, suppressions, strip_path_prefix,
- * print_stats) are ours already.
- */
-static bool is_tsan_only(const char *key)
+/* ThreadSanitizer's flags that are not ours by name (tsan_flags.def). */
+static const struct tsan_flag {
+	const char *name, *ours;
+} tsan_flags[] = {
+#define TSAN_FLAG(name, ours) { #name, ours },
+#include "tsan_flags.def"
+#undef TSAN_FLAG
+};
+
+static const struct tsan_flag *tsan_flag(const char *key)
 {
-	static const char *const keys[] = {
-		"report_bugs", "history_size", "second_deadlock_stack", "report_thread_leaks",
-		"report_destroy_locked", "report_mutex_bugs", "report_signal_unsafe", "report_atomic_races",
-		"force_seq_cst_atomics", "flush_memory_ms", "flush_symbolizer_ms", "memory_limit_mb",
-		"stop_on_start", "running_on_valgrind", "io_sync", "die_after_fork",
-		"ignore_noninstrumented_modules", "ignore_interceptors_accesses", "shared_ptr_interceptor",
-		"print_suppressions", "print_benign", "detect_deadlocks", "external_symbolizer_path",
-		"symbolize", "verbosity", "atexit_sleep_ms", "profile_memory", "handle_segv", "handle_sigbus",
-		"handle_abort", "handle_sigill", "handle_sigfpe", "allow_addr2line", "fast_unwind_on_fatal",
-		"fast_unwind_on_malloc", "malloc_context_size", "detect_leaks", "abort_on_error", "color",
-		"suppress_equal_stacks", "suppress_equal_addresses", "trace_memory", "enable_annotations",
-		"report_mutex_bugs", "use_sigaltstack", "detect_thread_leaks", "intercept_tls_get_addr",
-		"disable_coredump", "use_madv_dontdump", "log_exe_name", "log_to_syslog", "include",
-		"include_if_exists", "print_module_map", "print_cmdline", "strict_memcmp", "check_printf",
-		"intercept_strstr", "intercept_strchr", "intercept_memcmp", "intercept_memmem",
-		"intercept_intrin", "intercept_stat", "intercept_send", "decorate_proc_maps",
-		"exitcode_on_leak", "full_address_space", "dedup_token_length", "html_cov_report",
-		"coverage", "coverage_dir", "help_tsan",
-	};
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (!strcmp(keys[i], key))
-			return true;
-	return false;
+	for (size_t i = 0; i < sizeof(tsan_flags) / sizeof(tsan_flags[0]); i++)
+		if (!strcmp(tsan_flags[i].name, key))
+			return &tsan_flags[i];
+	return NULL;
+}
+
+size_t ucsan_tsan_flag_count(void)
+{
+	return sizeof(tsan_flags) / sizeof(tsan_flags[0]);
+}
+
+const char *ucsan_tsan_flag_name(size_t i)
+{
+	return i < ucsan_tsan_flag_count() ? tsan_flags[i].name : NULL;
+}
+
+static const struct opt_desc *find_option(const char *key)
+{
+	for (size_t i = 0; i < NUM_OPTS; i++)
+		if (!strcmp(opt_table[i].name, key))
+			return &opt_table[i];
+	return NULL;
 }
 
 static void note_not_applicable(const char *key)
@@ -260,14 +260,14 @@ bool ucsan_options_parse(const char *str, char *err, unsigned long errlen)
 		}
 		val[vn] = '\0';
 
-		const struct opt_desc *o = NULL;
-		for (size_t i = 0; i < NUM_OPTS; i++)
-			if (!strcmp(opt_table[i].name, key))
-				o = &opt_table[i];
-		if (!o && is_tsan_only(key)) {
+		const struct opt_desc *o = find_option(key);
+		const struct tsan_flag *t = o ? NULL : tsan_flag(key);
+		if (t && !t->ours) {
 			note_not_applicable(key);
 			continue;
 		}
+		if (t)
+			o = find_option(t->ours);
 		if (!o) {
 			snprintf(err, errlen, "UCSAN: unknown option '%s' (UCSAN_OPTIONS=help=1 lists them)", printable(key));
 			return false;

@@ -27,5 +27,8 @@ void ucsan_options_apply_modes(void);
 /* Defaults, then __ucsan_default_options(), then $UCSAN_OPTIONS; exits(1) on error. */
 void ucsan_options_init(void);
 void ucsan_options_print_help(void);
+/* ThreadSanitizer's flags accepted for compatibility (tsan_flags.def). */
+size_t ucsan_tsan_flag_count(void);
+const char *ucsan_tsan_flag_name(size_t i);
 
 #endif

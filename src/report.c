@@ -377,6 +377,38 @@ static void fill_access_info(struct access_info *ai, const volatile void *ptr, s
 	ai->cpu = ucsan_getcpu();
 }
 
+/* "thread N "name" (running) created by thread M at:" and where. */
+static void print_thread(struct sbuf *sb, int tid)
+{
+	const struct ucsan_thread_info *t = ucsan_thread_info_find(tid);
+	if (!t) {
+		sb_printf(sb, "thread %d (not started through pthread_create)\n", tid);
+		return;
+	}
+	char name[32];
+	ucsan_thread_name(t, name, sizeof(name));
+	const char *state = atomic_load(&t->state) == THREAD_RUNNING ? "running" : "finished";
+	if (!t->creator) {
+		sb_printf(sb, "thread %d \"%s\" (%s) is the main thread\n", tid, name, state);
+		return;
+	}
+	sb_printf(sb, "thread %d \"%s\" (%s) created by thread %d at:\n", tid, name, state, t->creator);
+	print_stack(sb, t->pcs, t->npcs);
+}
+
+/* What the memory is and who the threads are. */
+static void print_context(struct sbuf *sb, const struct access_info *ai, const struct access_info *oai)
+{
+	char where[512];
+	ucsan_describe_location(where, sizeof(where), (uintptr_t)ai->ptr);
+	sb_printf(sb, "location: %s\n", where);
+	if (oai)
+		print_thread(sb, oai->tid);
+	if (!oai || oai->tid != ai->tid)
+		print_thread(sb, ai->tid);
+	sb_printf(sb, "\n");
+}
+
 static void print_footer(struct sbuf *sb)
 {
 	char comm[17] = "";
@@ -477,6 +509,7 @@ static bool emit_report(const struct access_info *ai, const struct access_info *
 	sb_printf(&sb, "\n");
 	if (vc == VALUE_CHANGE_TRUE && (old.lo != new.lo || old.hi != new.hi))
 		print_value_change(&sb, ai->size, old, new, mask);
+	print_context(&sb, ai, oai);
 	print_footer(&sb);
 	ucsan_log_write(sb.buf, sb.len);
 	report_unlock();

@@ -6,12 +6,21 @@
  * program's handlers are installed behind a trampoline that counts the
  * nesting depth in the thread's context. sigaction() and signal() are
  * interposed; what the program reads back is always its own handler.
+ *
+ * SIGTERM and SIGINT, while the program leaves them at their default
+ * action, get a handler of ours: a test runner that ends a program on a
+ * timeout would otherwise lose the "reported N data races" line. It prints
+ * the summary, then ends the process as the signal would have (default
+ * action, re-raised), so the exit status is unchanged. The program sees
+ * SIG_DFL there, and any disposition it sets replaces ours.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "internal.h"
 
@@ -44,9 +53,47 @@ static bool resolve(void)
 	return real_sigaction != NULL;
 }
 
+static void summary_then_default(int sig)
+{
+	const long printed = ucsan_reports_printed();
+	if (printed > 0) {
+		/* Async-signal-safe: digits by hand, one write. */
+		char line[64] = "UCSAN: reported ", digits[24];
+		size_t n = strlen(line), d = 0;
+		for (long v = printed; v > 0 && d < sizeof(digits); v /= 10)
+			digits[d++] = (char)('0' + v % 10);
+		while (d > 0)
+			line[n++] = digits[--d];
+		memcpy(line + n, " data races\n", 12);
+		ucsan_log_write(line, n + 12);
+	}
+	struct sigaction dfl;
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	real_sigaction(sig, &dfl, NULL);
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	raise(sig);
+	pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+}
+
 void ucsan_signals_init(void)
 {
-	resolve();
+	if (!resolve())
+		return;
+	static const int ending[] = { SIGTERM, SIGINT };
+	for (size_t i = 0; i < sizeof(ending) / sizeof(ending[0]); i++) {
+		struct sigaction cur, mine;
+		if (real_sigaction(ending[i], NULL, &cur) != 0 || (cur.sa_flags & SA_SIGINFO) ||
+		    cur.sa_handler != SIG_DFL)
+			continue; /* the program's (or its parent's SIG_IGN): untouched */
+		memset(&mine, 0, sizeof(mine));
+		mine.sa_handler = summary_then_default;
+		sigemptyset(&mine.sa_mask);
+		real_sigaction(ending[i], &mine, NULL);
+	}
 }
 
 static bool is_real_handler(void *h)
@@ -88,6 +135,12 @@ UCSAN_EXPORT int sigaction(int sig, const struct sigaction *act, struct sigactio
 	if (r != 0 && act && is_real_handler(h)) {
 		atomic_store(&user_handlers[sig].handler, prev);
 		atomic_store(&user_handlers[sig].siginfo, prev_siginfo);
+	}
+	if (r == 0 && oact && !(oact->sa_flags & SA_SIGINFO) && oact->sa_handler == summary_then_default) {
+		/* Ours stands for the default action. */
+		memset(oact, 0, sizeof(*oact));
+		oact->sa_handler = SIG_DFL;
+		sigemptyset(&oact->sa_mask);
 	}
 	if (r == 0 && oact && oact->sa_sigaction == trampoline) {
 		/* Show the program its own previous handler, not ours. */

@@ -38,9 +38,17 @@ void ucsan_stacktrace_init(void)
 	dl_iterate_phdr(find_self, (void *)(uintptr_t)&ucsan_stacktrace_init);
 }
 
+static uintptr_t entry_text_start, entry_text_end;
+
+void ucsan_stacktrace_add_entry_text(uintptr_t start, uintptr_t end)
+{
+	entry_text_start = start;
+	entry_text_end = end;
+}
+
 bool ucsan_pc_in_runtime(uintptr_t pc)
 {
-	return pc >= rt_text_start && pc < rt_text_end;
+	return (pc >= rt_text_start && pc < rt_text_end) || (pc >= entry_text_start && pc < entry_text_end);
 }
 
 struct unwind_state {

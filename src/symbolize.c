@@ -432,3 +432,61 @@ void ucsan_symbolize_reset(void)
 	g_dwfl = NULL;
 	leave();
 }
+
+static void module_basename(Dwfl_Module *mod, char *buf, size_t len)
+{
+	const char *file = NULL;
+	const char *name = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, &file, NULL);
+	const char *s = file ? file : name ? name : "?";
+	const char *slash = strrchr(s, '/');
+	snprintf(buf, len, "%s", slash ? slash + 1 : s);
+}
+
+bool ucsan_data_symbol(uintptr_t addr, char *name, size_t nlen, uintptr_t *start, size_t *size, char *module,
+		       size_t mlen)
+{
+	bool found = false;
+	if (!enter())
+		return false;
+	Dwfl_Module *mod = find_module(addr);
+	GElf_Off off = 0;
+	GElf_Sym sym;
+	const char *sname = mod ? dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL) : NULL;
+	if (sname && GELF_ST_TYPE(sym.st_info) == STT_OBJECT && off < (sym.st_size ? sym.st_size : 1)) {
+		struct sbuf b = { name, nlen };
+		found = put_name(&b, sname) != NULL;
+		*start = addr - off;
+		*size = sym.st_size;
+		module_basename(mod, module, mlen);
+	}
+	leave();
+	return found;
+}
+
+bool ucsan_tls_symbol(uintptr_t module_addr, uintptr_t offset, char *name, size_t nlen, uintptr_t *start,
+		      size_t *size)
+{
+	bool found = false;
+	if (!enter())
+		return false;
+	Dwfl_Module *mod = find_module(module_addr);
+	int n = mod ? dwfl_module_getsymtab(mod) : -1;
+	for (int i = 1; i < n && !found; i++) {
+		/* The raw symbol: a TLS symbol's value is its offset in the
+		 * module's TLS block, which no load bias moves. */
+		GElf_Sym sym;
+		GElf_Addr adjusted;
+		GElf_Word shndx;
+		const char *sname = dwfl_module_getsym_info(mod, i, &sym, &adjusted, &shndx, NULL, NULL);
+		if (!sname || GELF_ST_TYPE(sym.st_info) != STT_TLS)
+			continue;
+		if (offset >= sym.st_value && offset < sym.st_value + (sym.st_size ? sym.st_size : 1)) {
+			struct sbuf b = { name, nlen };
+			found = put_name(&b, sname) != NULL;
+			*start = sym.st_value;
+			*size = sym.st_size;
+		}
+	}
+	leave();
+	return found;
+}

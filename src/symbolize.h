@@ -4,6 +4,7 @@
 #define UCSAN_SYMBOLIZE_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 /* One printable frame. Strings point into the caller-provided buffer. */
@@ -36,6 +37,16 @@ int ucsan_symbolize(uintptr_t pc, int is_return_address, struct ucsan_frame *out
  * resolution, no line; demangled like ucsan_frame.func), written into buf;
  * returns buf, or NULL if unknown. Pass pc-1 for a return address. */
 const char *ucsan_symbol_name(uintptr_t pc, char *buf, size_t len);
+
+/* The global or static variable (an STT_OBJECT symbol) holding addr: its
+ * name, start and size, and the file name of its module. */
+bool ucsan_data_symbol(uintptr_t addr, char *name, size_t nlen, uintptr_t *start, size_t *size, char *module,
+		       size_t mlen);
+
+/* The TLS variable at `offset` in the TLS block of the module mapped at
+ * module_addr (any address inside it): its name, offset and size. */
+bool ucsan_tls_symbol(uintptr_t module_addr, uintptr_t offset, char *name, size_t nlen, uintptr_t *start,
+		      size_t *size);
 
 /* Drops cached state (call in a fork child before first use, and when a
  * lookup fails because new modules were dlopen'ed: re-report modules then). */

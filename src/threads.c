@@ -20,6 +20,8 @@ typedef void *(*start_fn)(void *);
 struct thread_start {
 	start_fn start;
 	void *arg;
+	int creator, npcs;
+	uintptr_t pcs[UCSAN_CREATE_STACK];
 };
 
 static pthread_key_t exit_key;
@@ -32,6 +34,7 @@ static void thread_exit(void *unused)
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
 	ucsan_value_check_run(ctx, true);
 	ucsan_sites_release(ctx);
+	ucsan_thread_info_ended();
 	atomic_fetch_sub_explicit(&ucsan_live_threads, 1, memory_order_relaxed);
 }
 
@@ -45,6 +48,7 @@ static void *thread_trampoline(void *p)
 {
 	struct thread_start ts = *(struct thread_start *)p;
 	free(p);
+	ucsan_thread_info_register(ts.creator, ts.pcs, ts.npcs);
 	/* Any non-NULL value makes the destructor run. */
 	if (exit_key == (pthread_key_t)-1 || pthread_setspecific(exit_key, &exit_key) != 0)
 		atomic_fetch_sub_explicit(&ucsan_live_threads, 1, memory_order_relaxed);
@@ -69,6 +73,11 @@ UCSAN_EXPORT int pthread_create(pthread_t *t, const pthread_attr_t *a, start_fn 
 		return EAGAIN;
 	ts->start = start;
 	ts->arg = arg;
+	/* Where the thread was made, for the reports that name it. */
+	ts->creator = ucsan_gettid();
+	ucsan_ctx_tls.disable_count++;
+	ts->npcs = ucsan_stack_capture(ts->pcs, UCSAN_CREATE_STACK);
+	ucsan_ctx_tls.disable_count--;
 	/* The creator's code sites ran while it was alone and were never
 	 * watched: from now on they can race, so they are cold again. */
 	if (atomic_fetch_add_explicit(&ucsan_live_threads, 1, memory_order_relaxed) == 1)
@@ -86,5 +95,6 @@ void ucsan_threads_after_fork(void)
 {
 	atomic_store_explicit(&ucsan_live_threads, 1, memory_order_relaxed);
 	ucsan_sites_after_fork();
+	ucsan_thread_info_after_fork();
 }
 

@@ -2,7 +2,8 @@
 /*
  * The __tsan_atomic* entry points: each is a marked access (it may hit a
  * watchpoint, never sets one) followed by the operation itself, performed
- * with exactly the memory order the compiler passed.
+ * with exactly the memory order the compiler passed. Built into
+ * libucsan.so and into ucsan-entry.o for programs (see entry/entry.c).
  */
 #include "check.h"
 #include "internal.h"
@@ -135,7 +136,9 @@ DEFINE_ATOMICS(char, 8)
 DEFINE_ATOMICS(short, 16)
 DEFINE_ATOMICS(int, 32)
 DEFINE_ATOMICS(long, 64)
-#ifdef __SIZEOF_INT128__
+/* 16-byte atomics need libatomic: they stay in libucsan.so, out of the
+ * copy built into programs (ucsan-entry.o). */
+#if defined(__SIZEOF_INT128__) && !defined(UCSAN_ENTRY_OBJECT)
 DEFINE_ATOMICS(__int128, 128)
 #endif
 

@@ -793,3 +793,53 @@ UCSAN_EXPORT const char *ThreadSanitizerQuery(const char *query)
 		return "1";
 	return "0";
 }
+
+/*
+ * sanitizer_common's unaligned accessors: a plain access of that size,
+ * checked as the compiler's instrumentation would check it, then done.
+ */
+#define UNALIGNED_ACCESSORS(bits)                                                         \
+	UCSAN_EXPORT uint##bits##_t __sanitizer_unaligned_load##bits(const void *p)         \
+	{                                                                                   \
+		uint##bits##_t v;                                                           \
+		check_access(p, sizeof(v), 0, CALLER_PC());                                 \
+		__builtin_memcpy(&v, p, sizeof(v));                                         \
+		return v;                                                                   \
+	}                                                                                   \
+	UCSAN_EXPORT void __sanitizer_unaligned_store##bits(void *p, uint##bits##_t v)      \
+	{                                                                                   \
+		check_access(p, sizeof(v), UCSAN_ACCESS_WRITE, CALLER_PC());                \
+		__builtin_memcpy(p, &v, sizeof(v));                                         \
+	}
+UNALIGNED_ACCESSORS(16)
+UNALIGNED_ACCESSORS(32)
+UNALIGNED_ACCESSORS(64)
+
+/*
+ * What the memory at addr is, as the report's location line says it:
+ * "global" (name: the variable), "tls", "stack", "heap" (the brk heap or an
+ * anonymous mapping: blocks are not tracked, the region is the mapping), or
+ * "other" (a mapped file, [vdso] and the like, or nothing).
+ */
+UCSAN_EXPORT const char *__tsan_locate_address(void *addr, char *name, size_t name_size, void **region_address,
+					       size_t *region_size)
+{
+	struct ucsan_location loc;
+	ucsan_ctx_tls.disable_count++;
+	ucsan_locate((uintptr_t)addr, &loc);
+	ucsan_ctx_tls.disable_count--;
+	if (name && name_size)
+		snprintf(name, name_size, "%s", loc.name);
+	if (region_address)
+		*region_address = (void *)loc.start;
+	if (region_size)
+		*region_size = loc.size;
+	switch (loc.kind) {
+	case LOC_GLOBAL: return "global";
+	case LOC_TLS: return "tls";
+	case LOC_STACK: return "stack";
+	case LOC_HEAP:
+	case LOC_ANON: return "heap";
+	default: return "other";
+	}
+}

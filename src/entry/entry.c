@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
  * ucsan-entry.o, which ucsan-cc links into every executable: the
- * plain-access entry points (../tsan_abi.c) and the state they read
+ * plain-access and atomic entry points (../tsan_abi.c, ../tsan_atomics.c,
+ * but for the 16-byte atomics, which need libatomic) and the state they read
  * (../hot_state.c), built with -fPIE and local-exec TLS. Each instrumented
  * access is then a direct call, and its context one %fs-relative load,
  * instead of a call through the GOT into libucsan.so and a TLS offset
@@ -16,7 +17,11 @@
  */
 #include "../internal.h"
 
+/* The linker's bounds of the entry points' section (UCSAN_EXPORT). */
+extern const char __start_ucsan_entry_text[], __stop_ucsan_entry_text[];
+
 __attribute__((constructor)) static void entry_attach(void)
 {
-	ucsan_entry_attach(&ucsan_ctx_tls, &ucsan_gate, ucsan_sites_cold, UCSAN_ENTRY_ABI);
+	ucsan_entry_attach(&ucsan_ctx_tls, &ucsan_gate, ucsan_sites_cold, __start_ucsan_entry_text,
+			   __stop_ucsan_entry_text, UCSAN_ENTRY_ABI);
 }

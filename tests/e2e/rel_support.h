@@ -174,6 +174,10 @@ static const char *const rel_line_shapes[] = {
 	"^ 0x[0-9a-f]+( \\([^ ]+\\+0x[0-9a-f]+\\))?$",
 	"^value changed: 0x[0-9a-f]+ -> 0x[0-9a-f]+$",
 	"^ bits changed: 0x[0-9a-f]+ with mask 0x[0-9a-f]+$",
+	/* what the memory is, and who the threads are */
+	"^location: [^ ].*$",
+	"^thread [0-9]+ \".*\" \\((running|finished)\\)( created by thread [0-9]+ at:| is the main thread)$",
+	"^thread [0-9]+ \\(not started through pthread_create\\)$",
 	/* under a reordered (weak_memory) access's stack */
 	"^  \\|$",
 	"^  \\+-> reordered to: .+$",

@@ -192,11 +192,33 @@ for cc in ${OPTIONS_COMPILERS:-gcc clang}; do
 			"$(head -c 300 "$out/run.err")"
 	fi
 
-	# setuid/setgid: the environment is not trusted.
+	# setuid/setgid: the environment is not trusted. The programs run as
+	# user nobody, who may not be able to enter the checkout (a clone in a
+	# directory made by mktemp -d): they and the runtime are copied to a
+	# directory everyone can read, and built there so that their run path
+	# points at it.
+	suid_tree=$(mktemp -d "${TMPDIR:-/tmp}/ucsan-suid.XXXXXX") && chmod 755 "$suid_tree" &&
+		mkdir -p "$suid_tree/bin" "$suid_tree/lib" "$suid_tree/include" &&
+		cp build/bin/ucsan-cc "$suid_tree/bin/" &&
+		cp build/lib/libucsan.so build/lib/ucsan-entry.o "$suid_tree/lib/" &&
+		cp -R build/include/. "$suid_tree/include/" &&
+		chmod -R a+rX "$suid_tree" &&
+		UCSAN_CC=$cc "$suid_tree/bin/ucsan-cc" -O2 "$out/prog.c" -o "$suid_tree/prog" >"$exe.suid.log" 2>&1
+	suid_ok=$?
+	suid_why="cannot copy the program and runtime to a directory user nobody can read (see $exe.suid.log)"
+	if [ $suid_ok -eq 0 ] && command -v setpriv >/dev/null 2>&1 &&
+		! setpriv --reuid=65534 --regid=65534 --clear-groups test -r "$suid_tree/lib/libucsan.so" 2>/dev/null; then
+		suid_ok=1
+		suid_why="user nobody cannot read $suid_tree"
+	fi
 	for mode in setuid-nobody setuid-root setgid; do
-		sx=$out/prog-$cc-$mode
+		sx=$suid_tree/prog-$mode
+		if [ $suid_ok -ne 0 ]; then
+			pass "$cc/$mode" "skipped: $suid_why"
+			continue
+		fi
 		rm -f "$sx"
-		cp "$exe" "$sx" || { fail "$cc/$mode" "cannot copy the program"; continue; }
+		cp "$suid_tree/prog" "$sx" || { fail "$cc/$mode" "cannot copy the program"; continue; }
 		runas=''
 		case $mode in
 		setuid-nobody)  # root runs a program that becomes nobody
@@ -233,5 +255,6 @@ for cc in ${OPTIONS_COMPILERS:-gcc clang}; do
 		fi
 		rm -f "$sx"
 	done
+	[ -n "$suid_tree" ] && rm -rf "$suid_tree"
 done
 [ $fails -eq 0 ]

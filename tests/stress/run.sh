@@ -75,6 +75,9 @@ check_lines() {
 			   $0 ~ /^ 0x[0-9a-f]+( \([^ ]+\+0x[0-9a-f]+\))?$/ ||
 			   $0 ~ /^value changed: 0x[0-9a-f]+ -> 0x[0-9a-f]+$/ ||
 			   $0 ~ /^ bits changed: 0x[0-9a-f]+ with mask 0x[0-9a-f]+$/ ||
+			   $0 ~ /^location: [^ ]/ ||
+			   $0 ~ /^thread [0-9]+ ".*" \((running|finished)\)( created by thread [0-9]+ at:| is the main thread)$/ ||
+			   $0 ~ /^thread [0-9]+ \(not started through pthread_create\)$/ ||
 			   $0 ~ /^  \|$/ || $0 ~ /^  \+-> reordered to: ./) {
 			if (state != 2) bad("report body line outside a report body")
 		} else {

@@ -61,5 +61,29 @@ int main(void)
 	CHECK("budget_default_on", parse("") && ucsan_opts.overhead_budget == 5);
 	CHECK("skip_watch_range", !parse("skip_watch=8589934592") && parse("skip_watch=1073741824"));
 	CHECK("err_prefix", !parse("x=1") && !strncmp(err, "UCSAN: ", 7));
+	/* Every ThreadSanitizer flag of tsan_flags.def parses, with a number and
+	 * with a quoted string, as TSAN_OPTIONS written for TSan has them. */
+	size_t bad_flags = 0;
+	for (size_t i = 0; i < ucsan_tsan_flag_count(); i++) {
+		char opt[160];
+		snprintf(opt, sizeof(opt), "%s=1", ucsan_tsan_flag_name(i));
+		if (!parse(opt)) {
+			printf("  %s: %s\n", opt, err);
+			bad_flags++;
+		}
+		if (strcmp(ucsan_tsan_flag_name(i), "report_bugs") == 0)
+			continue;
+		snprintf(opt, sizeof(opt), "%s=\"%%p %%F:%%L\"", ucsan_tsan_flag_name(i));
+		if (!parse(opt)) {
+			printf("  %s: %s\n", opt, err);
+			bad_flags++;
+		}
+	}
+	CHECK("tsan_flags_all_parse", ucsan_tsan_flag_count() >= 100 && bad_flags == 0);
+	CHECK("tsan_flags_as_written", parse("allocator_may_return_null=1 stack_trace_format='    #%n %p %F %L'"
+					     ":detect_deadlocks=1,second_deadlock_stack=1:halt_on_error=1") &&
+					       ucsan_opts.halt_on_error);
+	CHECK("tsan_report_bugs_is_enabled", parse("report_bugs=0") && !ucsan_opts.enabled);
+	CHECK("unknown_key_still_an_error", !parse("no_such_flag_anywhere=1") && strstr(err, "unknown option"));
 	return failures != 0;
 }

@@ -277,6 +277,21 @@ int main(void)
 	return 0;
 }
 EOF
+cat >"$SRC/flags.c" <<'EOF'
+int plain;
+volatile int vol;
+int counter;
+int ignored_fn(void)
+{
+	return plain + 1;
+}
+int flags_fn(void)
+{
+	counter += 1;
+	__atomic_fetch_add(&plain, 1, __ATOMIC_RELAXED);
+	return plain + vol;
+}
+EOF
 cat >"$SRC/main_shared.c" <<'EOF'
 #include <stdio.h>
 int shared_add(int x);
@@ -695,6 +710,53 @@ for k in $COMPILERS; do
 		fail user-flags-win "the wrapper does not add -g"
 	else
 		pass user-flags-win
+	fi
+
+	# --- flags written for ThreadSanitizer: accepted, merged with ours, and
+	# the user's setting wins (ucsan-cc(1), "Flags the user may set")
+	printf 'fun:ignored_fn\n' >"$D/ignore.txt"
+	why=
+	# flag_case NAME "FLAGS" GREP-ERE [!]: compile flags.c with FLAGS; the
+	# object's symbols must (or, with !, must not) match GREP-ERE.
+	flag_case() {
+		# shellcheck disable=SC2086
+		if ! run "$D/flag-$1.log" "$CCW" -O1 $2 -c "$SRC/flags.c" -o "$D/flag-$1.o" || ! quiet "$D/flag-$1.log"; then
+			why="$why$1: '$2' failed or printed diagnostics: $(head -n 3 "$D/flag-$1.log" | tail -n 2 | tr '\n' ' ')$NL"
+			return
+		fi
+		if nm "$D/flag-$1.o" | grep -Eq "$3"; then
+			[ "${4-}" = '!' ] && why="$why$1: '$2': the object has symbols matching $3$NL"
+		else
+			[ "${4-}" = '!' ] || why="$why$1: '$2': no symbol matches $3$NL"
+		fi
+	}
+	if [ "$k" = clang ]; then
+		flag_case fee-mllvm "-mllvm -tsan-instrument-func-entry-exit=true" ' U __tsan_func_entry$'
+		flag_case fee-on "-fsanitize-thread-func-entry-exit" ' U __tsan_func_entry$'
+		flag_case fee-off "-fno-sanitize-thread-func-entry-exit" ' U __tsan_func_entry$' '!'
+		flag_case volatile-off "-mllvm -tsan-distinguish-volatile=0" ' U __tsan_volatile_read4$' '!'
+		flag_case volatile-on "-mllvm -tsan-distinguish-volatile=1" ' U __tsan_volatile_read4$'
+		flag_case compound-off "-mllvm -tsan-compound-read-before-write=0" ' U __tsan_read_write4$' '!'
+		flag_case compound-on "-mllvm --tsan-compound-read-before-write=1" ' U __tsan_read_write4$'
+		flag_case no-memory "-fno-sanitize-thread-memory-access" ' U __tsan_(read|write)4$' '!'
+		flag_case no-atomics "-fno-sanitize-thread-atomics" ' U __tsan_atomic32_fetch_add$' '!'
+		flag_case ignorelist "-fsanitize-ignorelist=$D/ignore.txt" ' U __tsan_read4$'
+		flag_case blacklist "-fsanitize-blacklist=$D/ignore.txt" ' U __tsan_read4$'
+	else
+		flag_case fee-param "--param=tsan-instrument-func-entry-exit=1" ' U __tsan_func_entry$'
+		flag_case volatile-param "--param tsan-distinguish-volatile=0" ' U __tsan_volatile_read4$' '!'
+	fi
+	flag_case twice "-fsanitize=thread -fsanitize=thread" ' U __tsan_read4$'
+	flag_case off "-fno-sanitize=thread" ' U __tsan_' '!'
+	# The ignore list: the listed function calls nothing, the other does.
+	if [ "$k" = clang ] && [ -f "$D/flag-ignorelist.o" ] &&
+	   objdump -dr "$D/flag-ignorelist.o" | awk '/<ignored_fn>:/,/ret/' | grep -q '__tsan_read'; then
+		why="${why}ignorelist: ignored_fn is still instrumented$NL"
+	fi
+	if [ -z "$why" ]; then
+		pass user-tsan-flags
+	else
+		fail user-tsan-flags "$why"
 	fi
 
 	# --- the user's own -fsanitize=thread must not bring in a tsan runtime
