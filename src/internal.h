@@ -259,9 +259,31 @@ struct ucsan_location {
 	int tid;          /* TLS and stack: the owner */
 };
 void ucsan_locate(uintptr_t addr, struct ucsan_location *loc);
+
+/* A report as TSan's inspection API shows it (tsan_report_api.c). */
+struct ucsan_report_mop {
+	int tid, size, write, atomic, npcs;
+	uintptr_t addr;
+	uintptr_t pcs[UCSAN_CREATE_STACK * 2];
+};
+struct ucsan_report_thread {
+	int tid, running, parent, npcs;
+	char name[32];
+	uintptr_t pcs[UCSAN_CREATE_STACK];
+};
+struct ucsan_report_desc {
+	const char *description;
+	int nmops, nthreads;
+	struct ucsan_report_mop mops[2];
+	struct ucsan_location loc;
+	struct ucsan_report_thread threads[2];
+};
+/* Runs the program's __tsan_on_report() with desc as the current report. */
+void ucsan_tsan_on_report(const struct ucsan_report_desc *desc);
 /* One line: what the memory at addr is ("global 'x' of size 8 at +0x0 in
  * prog", "stack of thread N", ...). */
 void ucsan_describe_location(char *buf, size_t len, uintptr_t addr);
+void ucsan_format_location(char *buf, size_t len, uintptr_t addr, const struct ucsan_location *loc);
 
 /* === Threads (threads.c) === */
 /* Threads alive now, counted from pthread_create to thread exit. With one

@@ -160,6 +160,12 @@ void ucsan_describe_location(char *buf, size_t len, uintptr_t addr)
 {
 	struct ucsan_location loc;
 	ucsan_locate(addr, &loc);
+	ucsan_format_location(buf, len, addr, &loc);
+}
+
+void ucsan_format_location(char *buf, size_t len, uintptr_t addr, const struct ucsan_location *where)
+{
+	const struct ucsan_location loc = *where;
 	const unsigned long off = (unsigned long)(addr - loc.start), lo = (unsigned long)loc.start,
 			    hi = (unsigned long)(loc.start + loc.size);
 	switch (loc.kind) {

@@ -396,11 +396,56 @@ static void print_thread(struct sbuf *sb, int tid)
 	print_stack(sb, t->pcs, t->npcs);
 }
 
+/* The report for TSan's inspection API (and the location line). */
+static struct ucsan_report_desc desc; /* under report_owner */
+
+static void fill_mop(struct ucsan_report_mop *m, const struct access_info *ai, const uintptr_t *pcs, int npcs)
+{
+	m->tid = ai->tid;
+	m->addr = (uintptr_t)ai->ptr;
+	m->size = (int)ai->size;
+	m->write = (ai->type & UCSAN_ACCESS_WRITE) != 0;
+	m->atomic = (ai->type & UCSAN_ACCESS_ATOMIC) != 0;
+	m->npcs = npcs < (int)(sizeof(m->pcs) / sizeof(m->pcs[0])) ? npcs : (int)(sizeof(m->pcs) / sizeof(m->pcs[0]));
+	memcpy(m->pcs, pcs, (size_t)m->npcs * sizeof(*pcs));
+}
+
+static void fill_thread(struct ucsan_report_thread *r, int tid)
+{
+	const struct ucsan_thread_info *t = ucsan_thread_info_find(tid);
+	memset(r, 0, sizeof(*r));
+	r->tid = tid;
+	r->running = 1;
+	if (!t)
+		return;
+	r->running = atomic_load(&t->state) == THREAD_RUNNING;
+	r->parent = t->creator;
+	ucsan_thread_name(t, r->name, sizeof(r->name));
+	r->npcs = t->npcs;
+	memcpy(r->pcs, t->pcs, (size_t)t->npcs * sizeof(t->pcs[0]));
+}
+
+static void fill_desc(const struct access_info *ai, const struct access_info *oai, const uintptr_t *pcs, int npcs,
+		      const uintptr_t *opcs, int onpcs)
+{
+	desc.description = bug_type_str(ai->type | (oai ? oai->type : 0));
+	desc.nmops = 0;
+	if (oai)
+		fill_mop(&desc.mops[desc.nmops++], oai, opcs, onpcs);
+	fill_mop(&desc.mops[desc.nmops++], ai, pcs, npcs);
+	ucsan_locate((uintptr_t)ai->ptr, &desc.loc);
+	desc.nthreads = 0;
+	if (oai)
+		fill_thread(&desc.threads[desc.nthreads++], oai->tid);
+	if (!oai || oai->tid != ai->tid)
+		fill_thread(&desc.threads[desc.nthreads++], ai->tid);
+}
+
 /* What the memory is and who the threads are. */
 static void print_context(struct sbuf *sb, const struct access_info *ai, const struct access_info *oai)
 {
 	char where[512];
-	ucsan_describe_location(where, sizeof(where), (uintptr_t)ai->ptr);
+	ucsan_format_location(where, sizeof(where), (uintptr_t)ai->ptr, &desc.loc);
 	sb_printf(sb, "location: %s\n", where);
 	if (oai)
 		print_thread(sb, oai->tid);
@@ -481,6 +526,7 @@ static bool emit_report(const struct access_info *ai, const struct access_info *
 		return false;
 	}
 
+	fill_desc(ai, oai, pcs, npcs, opcs, onpcs);
 	struct sbuf sb = { report_buf, 0, sizeof(report_buf) };
 	char name1[256], name2[256];
 	sb_printf(&sb, "==================================================================\n");
@@ -512,6 +558,7 @@ static bool emit_report(const struct access_info *ai, const struct access_info *
 	print_context(&sb, ai, oai);
 	print_footer(&sb);
 	ucsan_log_write(sb.buf, sb.len);
+	ucsan_tsan_on_report(&desc);
 	report_unlock();
 	after_report();
 	return true;
