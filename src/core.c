@@ -141,11 +141,10 @@ static long new_skip(struct ucsan_ctx *ctx, uint64_t cost_ns, uint64_t now)
 	return n;
 }
 
-/* The watch may have made the thread special (weak_memory's pending
- * access): the countdown then lives in saved_skip. */
-static void reset_skip(struct ucsan_ctx *ctx, uint64_t cost_ns, uint64_t now)
+/* A special thread (annotation state, weak_memory's pending access, which
+ * a watch may have just created) keeps its countdown in saved_skip. */
+static void set_skip(struct ucsan_ctx *ctx, long n)
 {
-	const long n = new_skip(ctx, cost_ns, now);
 	if (ctx->special)
 		ctx->saved_skip = n;
 	else
@@ -583,6 +582,15 @@ static uint64_t watch_cost(struct ucsan_ctx *ctx, uint64_t t0, uint64_t t1)
 	return report < cost ? cost - report : 0;
 }
 
+/* May this thread set up a watchpoint at all? Not inside the runtime, not
+ * while checking is off, and not while it is alone: a lone thread races with
+ * nobody, unless its own signal handlers may hit its watchpoints. */
+static bool may_watch(const struct ucsan_ctx *ctx)
+{
+	return !ctx->disable_count && atomic_load_explicit(&ucsan_enabled, memory_order_relaxed) &&
+	       (!ucsan_single_threaded() || ucsan_opts.interrupt_watcher);
+}
+
 /* Sets up a watchpoint for an access, if this thread may. */
 static bool watch_now(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip,
 		      long us, bool sleep);
@@ -598,11 +606,7 @@ bool ucsan_watch(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, i
 static bool watch_now(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip,
 		      long us, bool sleep)
 {
-	if (ctx->disable_count || !atomic_load_explicit(&ucsan_enabled, memory_order_relaxed))
-		return false;
-	/* A lone thread races with nobody, unless its own signal handlers
-	 * may hit its watchpoints. */
-	if (ucsan_single_threaded() && !ucsan_opts.interrupt_watcher)
+	if (!may_watch(ctx))
 		return false;
 	if (!wp_encodable((uintptr_t)ptr, size)) {
 		ucsan_counter_add(CTR_UNENCODABLE_ACCESSES, 1);
@@ -651,12 +655,16 @@ static long unwatched_skip(struct ucsan_ctx *ctx)
 	return ctx->period_skip > ucsan_opts.skip_watch ? ctx->period_skip : ucsan_opts.skip_watch;
 }
 
-/* Could a sampled watch be set up at all? Asked before the budget's clock,
- * which is a system call: a lone thread should not pay one per period. */
-static bool may_watch(const struct ucsan_ctx *ctx)
+/* A sampled access: watched if it may be, and the next countdown -- from
+ * the watch's cost under the budget. The budget's clock is a system call,
+ * so it is not read when no watch can be set up. */
+static long sample(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
-	return !ctx->disable_count && atomic_load_explicit(&ucsan_enabled, memory_order_relaxed) &&
-	       (!ucsan_single_threaded() || ucsan_opts.interrupt_watcher);
+	const uint64_t t0 = may_watch(ctx) ? budget_clock() : 0;
+	if ((!t0 && ucsan_opts.overhead_budget > 0) || !watch(ctx, ptr, size, type, ip))
+		return unwatched_skip(ctx);
+	const uint64_t t1 = budget_clock();
+	return new_skip(ctx, watch_cost(ctx, t0, t1), t1);
 }
 
 /*
@@ -692,13 +700,7 @@ static void special_path(struct ucsan_ctx *ctx, const volatile void *ptr, size_t
 {
 	ctx->skip = UCSAN_SPECIAL_SKIP;
 	if (!in_atomic_region(ctx, type) && --ctx->saved_skip < 0) {
-		const uint64_t t0 = may_watch(ctx) ? budget_clock() : 0;
-		if ((!t0 && ucsan_opts.overhead_budget > 0) || !watch(ctx, ptr, size, type, ip)) {
-			ctx->saved_skip = unwatched_skip(ctx);
-		} else {
-			const uint64_t t1 = budget_clock();
-			ctx->saved_skip = new_skip(ctx, watch_cost(ctx, t0, t1), t1);
-		}
+		ctx->saved_skip = sample(ctx, ptr, size, type, ip);
 	}
 	if (!(type & UCSAN_ACCESS_SCOPED)) {
 		check_reorder(ctx);
@@ -731,12 +733,7 @@ void ucsan_thread_first_entry(struct ucsan_ctx *ctx)
 	ucsan_ctx_init(ctx);
 	/* No rate known yet: the first period is skip_watch long (with
 	 * skip_watch=0, this very access is watched). */
-	const uint64_t now = budget_clock();
-	const long skip = new_skip(ctx, 0, now);
-	if (ctx->special)
-		ctx->saved_skip = skip;
-	else
-		ctx->skip = skip;
+	set_skip(ctx, new_skip(ctx, 0, budget_clock()));
 }
 
 static void slow_path(const volatile void *ptr, size_t size, int type, uintptr_t ip);
@@ -766,18 +763,7 @@ static void slow_path(const volatile void *ptr, size_t size, int type, uintptr_t
 		special_path(ctx, ptr, size, type, ip);
 		return;
 	}
-	const uint64_t t0 = may_watch(ctx) ? budget_clock() : 0;
-	const bool cannot = !t0 && ucsan_opts.overhead_budget > 0;
-	if (cannot || !watch(ctx, ptr, size, type, ip)) {
-		const long n = unwatched_skip(ctx);
-		if (ctx->special)
-			ctx->saved_skip = n;
-		else
-			ctx->skip = n;
-		return;
-	}
-	const uint64_t t1 = budget_clock();
-	reset_skip(ctx, watch_cost(ctx, t0, t1), t1);
+	set_skip(ctx, sample(ctx, ptr, size, type, ip));
 }
 
 /* The type is a run-time value here, not a constant: this runs only while
