@@ -267,7 +267,7 @@ struct ucsan_report_mop {
 	uintptr_t pcs[UCSAN_CREATE_STACK * 2];
 };
 struct ucsan_report_thread {
-	int tid, running, parent, npcs;
+	int tid, known, running, parent, npcs; /* known: has a thread record */
 	char name[32];
 	uintptr_t pcs[UCSAN_CREATE_STACK];
 };
@@ -388,6 +388,7 @@ extern _Atomic int ucsan_deferred_reports;
 void ucsan_report_flush_deferred(void);
 /* At exit: summary line, stats, exit status. */
 void ucsan_report_at_exit(void);
+void ucsan_report_summary(void);
 long ucsan_reports_printed(void);
 
 /* === Suppressions (suppressions.c) === */

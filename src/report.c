@@ -377,25 +377,6 @@ static void fill_access_info(struct access_info *ai, const volatile void *ptr, s
 	ai->cpu = ucsan_getcpu();
 }
 
-/* "thread N "name" (running) created by thread M at:" and where. */
-static void print_thread(struct sbuf *sb, int tid)
-{
-	const struct ucsan_thread_info *t = ucsan_thread_info_find(tid);
-	if (!t) {
-		sb_printf(sb, "thread %d (not started through pthread_create)\n", tid);
-		return;
-	}
-	char name[32];
-	ucsan_thread_name(t, name, sizeof(name));
-	const char *state = atomic_load(&t->state) == THREAD_RUNNING ? "running" : "finished";
-	if (!t->creator) {
-		sb_printf(sb, "thread %d \"%s\" (%s) is the main thread\n", tid, name, state);
-		return;
-	}
-	sb_printf(sb, "thread %d \"%s\" (%s) created by thread %d at:\n", tid, name, state, t->creator);
-	print_stack(sb, t->pcs, t->npcs);
-}
-
 /* The report for TSan's inspection API (and the location line). */
 static struct ucsan_report_desc desc; /* under report_owner */
 
@@ -416,6 +397,7 @@ static void fill_thread(struct ucsan_report_thread *r, int tid)
 	memset(r, 0, sizeof(*r));
 	r->tid = tid;
 	r->running = 1;
+	r->known = t != NULL;
 	if (!t)
 		return;
 	r->running = atomic_load(&t->state) == THREAD_RUNNING;
@@ -441,16 +423,30 @@ static void fill_desc(const struct access_info *ai, const struct access_info *oa
 		fill_thread(&desc.threads[desc.nthreads++], ai->tid);
 }
 
-/* What the memory is and who the threads are. */
-static void print_context(struct sbuf *sb, const struct access_info *ai, const struct access_info *oai)
+/* "thread N "name" (running) created by thread M at:" and where. */
+static void print_thread(struct sbuf *sb, const struct ucsan_report_thread *t)
+{
+	if (!t->known) {
+		sb_printf(sb, "thread %d (not started through pthread_create)\n", t->tid);
+		return;
+	}
+	const char *state = t->running ? "running" : "finished";
+	if (!t->parent) {
+		sb_printf(sb, "thread %d \"%s\" (%s) is the main thread\n", t->tid, t->name, state);
+		return;
+	}
+	sb_printf(sb, "thread %d \"%s\" (%s) created by thread %d at:\n", t->tid, t->name, state, t->parent);
+	print_stack(sb, t->pcs, t->npcs);
+}
+
+/* What the memory is and who the threads are, from the description. */
+static void print_context(struct sbuf *sb, const struct access_info *ai)
 {
 	char where[512];
 	ucsan_format_location(where, sizeof(where), (uintptr_t)ai->ptr, &desc.loc);
 	sb_printf(sb, "location: %s\n", where);
-	if (oai)
-		print_thread(sb, oai->tid);
-	if (!oai || oai->tid != ai->tid)
-		print_thread(sb, ai->tid);
+	for (int i = 0; i < desc.nthreads; i++)
+		print_thread(sb, &desc.threads[i]);
 	sb_printf(sb, "\n");
 }
 
@@ -555,7 +551,7 @@ static bool emit_report(const struct access_info *ai, const struct access_info *
 	sb_printf(&sb, "\n");
 	if (vc == VALUE_CHANGE_TRUE && (old.lo != new.lo || old.hi != new.hi))
 		print_value_change(&sb, ai->size, old, new, mask);
-	print_context(&sb, ai, oai);
+	print_context(&sb, ai);
 	print_footer(&sb);
 	ucsan_log_write(sb.buf, sb.len);
 	ucsan_tsan_on_report(&desc);
@@ -879,6 +875,23 @@ long ucsan_reports_printed(void)
 	return atomic_load_explicit(&ucsan_counters[CTR_REPORTS_PRINTED], memory_order_relaxed);
 }
 
+/* "UCSAN: reported N data races", if any were. Async-signal-safe (digits
+ * by hand, one write): SIGTERM's handler prints it too (signals.c). */
+void ucsan_report_summary(void)
+{
+	const long printed = ucsan_reports_printed();
+	if (printed <= 0)
+		return;
+	char line[64] = "UCSAN: reported ", digits[24];
+	size_t n = strlen(line), d = 0;
+	for (long v = printed; v > 0 && d < sizeof(digits); v /= 10)
+		digits[d++] = (char)('0' + v % 10);
+	while (d > 0)
+		line[n++] = digits[--d];
+	memcpy(line + n, " data races\n", 12);
+	ucsan_log_write(line, n + 12);
+}
+
 void ucsan_report_at_exit(void)
 {
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
@@ -896,11 +909,7 @@ void ucsan_report_at_exit(void)
 			ucsan_log_write(line, (size_t)n);
 		}
 	}
-	long printed = ucsan_reports_printed();
-	if (printed > 0) {
-		n = snprintf(line, sizeof(line), "UCSAN: reported %ld data races\n", printed);
-		ucsan_log_write(line, (size_t)n);
-	}
+	ucsan_report_summary();
 	/* Keep the lock: the process ends right after (exit or halt), and a
 	 * report printed now would follow the summary and escape its count.
 	 * Threads still racing give up on the lock and drop theirs. */

@@ -55,18 +55,7 @@ static bool resolve(void)
 
 static void summary_then_default(int sig)
 {
-	const long printed = ucsan_reports_printed();
-	if (printed > 0) {
-		/* Async-signal-safe: digits by hand, one write. */
-		char line[64] = "UCSAN: reported ", digits[24];
-		size_t n = strlen(line), d = 0;
-		for (long v = printed; v > 0 && d < sizeof(digits); v /= 10)
-			digits[d++] = (char)('0' + v % 10);
-		while (d > 0)
-			line[n++] = digits[--d];
-		memcpy(line + n, " data races\n", 12);
-		ucsan_log_write(line, n + 12);
-	}
+	ucsan_report_summary();
 	struct sigaction dfl;
 	memset(&dfl, 0, sizeof(dfl));
 	dfl.sa_handler = SIG_DFL;

@@ -21,10 +21,10 @@
 
 static struct ucsan_thread_info threads[MAX_THREADS];
 
-/* The record of the running thread, kept in its context. */
-static struct ucsan_thread_info *claim(int tid)
+/* A record for a starting thread: a free one first, else one whose thread
+ * has ended. */
+static struct ucsan_thread_info *claim(void)
 {
-	/* A free record first, then the oldest of the ended ones. */
 	for (int pass = 0; pass < 2; pass++) {
 		for (int i = 0; i < MAX_THREADS; i++) {
 			struct ucsan_thread_info *t = &threads[i];
@@ -35,7 +35,6 @@ static struct ucsan_thread_info *claim(int tid)
 				return t;
 		}
 	}
-	(void)tid;
 	return NULL;
 }
 
@@ -56,7 +55,7 @@ static void stack_bounds(struct ucsan_thread_info *t)
 void ucsan_thread_info_register(int creator, const uintptr_t *pcs, int npcs)
 {
 	const int tid = ucsan_gettid();
-	struct ucsan_thread_info *t = claim(tid);
+	struct ucsan_thread_info *t = claim();
 	if (!t)
 		return;
 	t->tid = tid;
