@@ -35,8 +35,12 @@ ENTRY_SRCS := src/tsan_abi.c src/tsan_atomics.c src/hot_state.c src/entry/entry.
 ENTRY_OBJS := $(patsubst %.c,$(B)/obj/entry/%.o,$(notdir $(ENTRY_SRCS)))
 HEADERS := $(shell find include -name '*.h' 2>/dev/null)
 
-all: $(B)/lib/libucsan.so $(B)/lib/ucsan-entry.o $(B)/bin/ucsan-cc $(B)/bin/ucsan-c++ \
+all: $(B)/lib/libucsan.so $(B)/lib/ucsan-entry.o $(B)/bin/ucsan-cc $(B)/bin/ucsan-c++ $(B)/bin/ucsan-report \
 	$(patsubst include/%,$(B)/include/%,$(HEADERS)) $(B)/lib/pkgconfig/ucsan.pc
+
+# The allocation stacks of heap_stacks walk frame pointers, starting in the
+# interposed allocation functions; operator new's exceptions pass through.
+$(B)/obj/intercept_malloc.o: RT_CFLAGS += -fno-omit-frame-pointer -fexceptions
 
 $(B)/obj/%.o: src/%.c Makefile
 	@mkdir -p $(@D)
@@ -65,6 +69,11 @@ $(B)/lib/ucsan-entry.o: $(ENTRY_OBJS)
 	$(CC) -r -nostdlib -o $@ $(ENTRY_OBJS)
 
 $(B)/bin/ucsan-cc $(B)/bin/ucsan-c++: tools/ucsan-cc.in
+	@mkdir -p $(@D)
+	cp $< $@ && chmod 755 $@
+
+# Merges report_format=json logs into a table or SARIF (Python 3).
+$(B)/bin/ucsan-report: tools/ucsan-report
 	@mkdir -p $(@D)
 	cp $< $@ && chmod 755 $@
 
@@ -114,6 +123,7 @@ install: all
 		"$(DESTDIR)$(PREFIX)/include/ucsan" "$(DESTDIR)$(PREFIX)/share/man/man1"
 	install -m 755 tools/ucsan-cc.in "$(DESTDIR)$(PREFIX)/bin/ucsan-cc"
 	install -m 755 tools/ucsan-cc.in "$(DESTDIR)$(PREFIX)/bin/ucsan-c++"
+	install -m 755 tools/ucsan-report "$(DESTDIR)$(PREFIX)/bin/ucsan-report"
 	install -m 755 $(B)/lib/libucsan.so "$(DESTDIR)$(PREFIX)/lib/libucsan.so"
 	install -m 644 $(B)/lib/ucsan-entry.o "$(DESTDIR)$(PREFIX)/lib/ucsan-entry.o"
 	for h in $(HEADERS); do install -m 644 $$h "$(DESTDIR)$(PREFIX)/$$h"; done

@@ -3,8 +3,8 @@
 #
 # run.sh BUILD_DIR TOP WORKLOAD... -- the measurement half of `make -C bench`.
 #
-# Runs every workload under twelve configurations, interleaved (native,
-# floor, floor-so, ucsan, ucsan-kcsan, tsan-gcc, tsan-clang, floor-weak,
+# Runs every workload under thirteen configurations, interleaved (native,
+# floor, floor-so, ucsan, ucsan-kcsan, ucsan-nostacks, tsan-gcc, tsan-clang, floor-weak,
 # ucsan-weak, floor-clang, floor-clang-so, ucsan-clang, native, ...; see
 # bench/Makefile), BENCH_RUNS times each, then prints
 # one table of medians, a compiler-for-compiler table (ucsan built by gcc
@@ -41,7 +41,7 @@ WORKLOADS=${BENCH_WORKLOADS:-$*}
 RUNS=${BENCH_RUNS:-3}
 TIMEOUT=${BENCH_TIMEOUT:-300}
 MICRO_ITERS=${BENCH_MICRO_ITERS:-50000000}
-CONFIGS="native floor floor-so ucsan ucsan-kcsan tsan-gcc tsan-clang floor-weak ucsan-weak floor-clang floor-clang-so ucsan-clang"
+CONFIGS="native floor floor-so ucsan ucsan-kcsan ucsan-nostacks tsan-gcc tsan-clang floor-weak ucsan-weak floor-clang floor-clang-so ucsan-clang"
 
 case $RUNS in
 '' | *[!0-9]* | 0) die "BENCH_RUNS must be a positive integer" ;;
@@ -110,7 +110,7 @@ done
 
 binary_of() { # config workload
 	case $1 in
-	ucsan-kcsan) echo "$B/ucsan/$2" ;;
+	ucsan-kcsan | ucsan-nostacks) echo "$B/ucsan/$2" ;;
 	*) echo "$B/$1/$2" ;;
 	esac
 }
@@ -124,6 +124,7 @@ run_config() {
 	case $c in
 	ucsan-kcsan) UCSAN_OPTIONS=$KCSAN_OPTS "$RUNONE" "$res" "$TIMEOUT" "$@" ;;
 	ucsan-weak) UCSAN_OPTIONS=weak_memory=1 "$RUNONE" "$res" "$TIMEOUT" "$@" ;;
+	ucsan-nostacks) UCSAN_OPTIONS=heap_stacks=0 "$RUNONE" "$res" "$TIMEOUT" "$@" ;;
 	*) "$RUNONE" "$res" "$TIMEOUT" "$@" ;;
 	esac
 }
@@ -395,6 +396,16 @@ times_table floor ucsan floor-weak ucsan-weak floor-weak/floor ucsan-weak/floor-
 echo
 echo "floor-weak: the --ucsan-weak-memory objects on the static empty runtime (the hooks alone cost floor-weak/floor)."
 echo "ucsan-weak: that binary on build/lib/libucsan.so with UCSAN_OPTIONS=weak_memory=1, otherwise default options."
+
+echo
+echo "Heap blocks: every malloc/free goes through ucsan's allocation functions, which record the block"
+echo "(size, thread) and, with heap_stacks=1 (default), a 6-frame allocation stack (hashmap and threads64/256"
+echo "allocate; the others hardly do)."
+echo
+times_table floor ucsan-nostacks ucsan ucsan/ucsan-nostacks ucsan-nostacks/floor
+echo
+echo "ucsan-nostacks: the ucsan binary with UCSAN_OPTIONS=heap_stacks=0 (blocks recorded, no stacks);"
+echo "  ucsan/ucsan-nostacks is what the allocation stacks cost."
 
 if [ -s "$SCALE" ]; then
 	echo

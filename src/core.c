@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
-#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -186,37 +185,6 @@ void ucsan_reset_after_fork(void)
 
 /* === Reading the watched value === */
 
-/* process_vm_readv() on ourselves reads memory that another thread may have
- * unmapped during the stall without faulting. Where it is forbidden
- * (seccomp), fall back to a plain read of memory the program just touched. */
-static _Atomic int safe_read_broken;
-
-/* Cached: getpid() is a system call, and fork() updates it (init.c). */
-int ucsan_pid;
-
-/* The watched word may be errno itself: its value is read in the middle of
- * a watch, so the read must not change it. */
-static bool read_bytes(const volatile void *ptr, void *dst, size_t size)
-{
-	if (!atomic_load_explicit(&safe_read_broken, memory_order_relaxed)) {
-		struct iovec local = { dst, size };
-		struct iovec remote = { (void *)(uintptr_t)ptr, size };
-		const int saved_errno = errno;
-		ssize_t n = process_vm_readv(ucsan_pid, &local, 1, &remote, 1, 0);
-		const int err = errno;
-		errno = saved_errno;
-		if (n == (ssize_t)size)
-			return true;
-		if (n < 0 && err != ENOSYS && err != EPERM)
-			return false; /* unmapped: no value */
-		atomic_store_explicit(&safe_read_broken, 1, memory_order_relaxed);
-	}
-	const volatile unsigned char *s = ptr;
-	unsigned char *d = dst;
-	for (size_t i = 0; i < size; i++)
-		d[i] = s[i];
-	return true;
-}
 
 /* Values are compared for the sizes a single access has; larger ranges are
  * only watched for conflicting accesses, as in the kernel. */
@@ -231,7 +199,7 @@ bool ucsan_read_value(const volatile void *ptr, size_t size, struct ucsan_value 
 
 	if (size != 1 && size != 2 && size != 4 && size != 8 && size != 16)
 		return false;
-	if (!read_bytes(ptr, &buf, size))
+	if (!ucsan_read_memory(ptr, &buf, size))
 		return false;
 	switch (size) {
 	case 1: v->lo = buf.u8; v->hi = 0; break;
@@ -618,12 +586,10 @@ static bool watch_now(struct ucsan_ctx *ctx, const volatile void *ptr, size_t si
 	 * interrupt_watcher=1: the thread's own handler is not concurrent with
 	 * it in the sense a report would claim, yet it could change the value.
 	 */
-	sigset_t all, old;
+	sigset_t old;
 	const bool block = !ucsan_opts.interrupt_watcher;
-	if (block) {
-		sigfillset(&all);
-		pthread_sigmask(SIG_BLOCK, &all, &old);
-	}
+	if (block)
+		ucsan_signals_block(0, &old);
 	ctx->disable_count++;
 	setup_watchpoint(ctx, ptr, size, type, ip, us, sleep);
 	/* weak_memory: this access now stays in flight (see reorder). An
@@ -632,7 +598,7 @@ static bool watch_now(struct ucsan_ctx *ctx, const volatile void *ptr, size_t si
 		set_reorder(ctx, ptr, size, type, ip);
 	ctx->disable_count--;
 	if (block)
-		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		ucsan_signals_restore(&old);
 	look_again(ctx, ptr, size, type, ip);
 	return true;
 }

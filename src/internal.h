@@ -18,6 +18,7 @@
 #include "../include/ucsan.h"
 #include "encoding.h"
 #include "options.h"
+#include "platform.h"
 
 #ifdef UCSAN_ENTRY_OBJECT
 /* In a program (ucsan-entry.o), the entry points share one section, whose
@@ -240,6 +241,10 @@ struct ucsan_thread_info {
 	uintptr_t pcs[UCSAN_CREATE_STACK];
 	char name[16];     /* kept when the thread ends */
 };
+/* The calling thread's OpenMP thread number inside a parallel region, else
+ * -1; ucsan_omp_init() finds the OpenMP runtime at start-up. */
+void ucsan_omp_init(void);
+int ucsan_omp_thread(void);
 void ucsan_thread_info_register(int creator, const uintptr_t *pcs, int npcs);
 void ucsan_thread_info_ended(void);
 void ucsan_thread_info_after_fork(void);
@@ -247,6 +252,23 @@ const struct ucsan_thread_info *ucsan_thread_info_find(int tid);
 const struct ucsan_thread_info *ucsan_thread_info_at(int i);
 int ucsan_thread_info_max(void);
 void ucsan_thread_name(const struct ucsan_thread_info *t, char *buf, size_t len);
+/* The live heap blocks (heap_blocks.c), recorded by the interposed
+ * allocation functions (intercept_malloc.c). */
+#define UCSAN_HEAP_STACK 6
+struct ucsan_heap_block {
+	uintptr_t start;
+	size_t size;
+	int tid; /* the allocating thread */
+	int npcs;
+	uintptr_t pcs[UCSAN_HEAP_STACK]; /* heap_stacks: where */
+};
+/* Finds the C++ runtime's operator new (intercept_malloc.c). */
+void ucsan_malloc_init(void);
+void ucsan_heap_block_add(uintptr_t start, size_t size, const uintptr_t *pcs, int npcs);
+void ucsan_heap_block_remove(uintptr_t start);
+/* The recorded block holding addr. Scans the whole table: report time only. */
+bool ucsan_heap_block_find(uintptr_t addr, struct ucsan_heap_block *out);
+
 /* What the memory at addr is: the kind, and what is known of it. */
 enum ucsan_location_kind { LOC_UNMAPPED, LOC_GLOBAL, LOC_TLS, LOC_STACK, LOC_HEAP, LOC_ANON, LOC_SPECIAL, LOC_FILE };
 struct ucsan_location {
@@ -257,6 +279,10 @@ struct ucsan_location {
 	uintptr_t start;  /* the variable, the stack or the mapping */
 	size_t size;
 	int tid;          /* TLS and stack: the owner */
+	char decl_file[256]; /* a global's declaration, from DWARF ("" if unknown) */
+	int decl_line;
+	bool heap_block;     /* LOC_HEAP/LOC_ANON: block is a recorded heap block */
+	struct ucsan_heap_block block;
 };
 void ucsan_locate(uintptr_t addr, struct ucsan_location *loc);
 
@@ -283,6 +309,9 @@ void ucsan_tsan_on_report(const struct ucsan_report_desc *desc);
 /* One line: what the memory at addr is ("global 'x' of size 8 at +0x0 in
  * prog", "stack of thread N", ...). */
 void ucsan_describe_location(char *buf, size_t len, uintptr_t addr);
+/* A file name as reports show it (strip_path_prefix, or relative to the
+ * directory the program started in). */
+const char *ucsan_display_path(const char *file);
 void ucsan_format_location(char *buf, size_t len, uintptr_t addr, const struct ucsan_location *loc);
 
 /* === Threads (threads.c) === */
@@ -430,14 +459,8 @@ bool ucsan_tsan_on_finalize(bool failed);
 /* === Signals (signals.c) === */
 void ucsan_signals_init(void);
 
-/* === Misc (init.c) === */
-extern int ucsan_pid; /* this process's pid; updated in a fork child */
+/* === Lifecycle (init.c) === */
 void ucsan_init(void);
 extern bool ucsan_initialized;
-int ucsan_gettid(void);
-int ucsan_getcpu(void);
-/* Monotonic clock in nanoseconds (vDSO, async-signal-safe). */
-uint64_t ucsan_now_ns(void);
-void ucsan_cpu_relax(void);
 
 #endif /* UCSAN_INTERNAL_H */

@@ -2,8 +2,9 @@
 /*
  * What the raced-on memory is, for the report's "location:" line: a global
  * or static variable (from the symbol table), a thread's TLS or stack (from
- * the thread records of thread_info.c), or else the mapping that holds it
- * (/proc/self/maps: the heap, an anonymous mapping, a mapped file). Runs at
+ * the thread records of thread_info.c), a heap block (heap_blocks.c), or
+ * else the mapping that holds it (/proc/self/maps: the heap, an anonymous
+ * mapping, a mapped file). Runs at
  * report time only, in the reporting thread, outside signal handlers.
  */
 #define _GNU_SOURCE
@@ -137,6 +138,15 @@ void ucsan_locate(uintptr_t addr, struct ucsan_location *loc)
 	if (ucsan_data_symbol(addr, loc->name, sizeof(loc->name), &loc->start, &loc->size, loc->module,
 			      sizeof(loc->module))) {
 		loc->kind = LOC_GLOBAL;
+		if (!ucsan_data_decl(loc->start, loc->decl_file, sizeof(loc->decl_file), &loc->decl_line))
+			loc->decl_file[0] = '\0';
+		return;
+	}
+	if (ucsan_heap_block_find(addr, &loc->block)) {
+		loc->kind = LOC_HEAP;
+		loc->heap_block = true;
+		loc->start = loc->block.start;
+		loc->size = loc->block.size;
 		return;
 	}
 	uintptr_t lo, hi;
@@ -180,10 +190,19 @@ void ucsan_format_location(char *buf, size_t len, uintptr_t addr, const struct u
 		snprintf(buf, len, "stack of thread %d", loc.tid);
 		break;
 	case LOC_GLOBAL:
-		snprintf(buf, len, "global '%s' of size %zu at +0x%lx in %s", loc.name, loc.size, off, loc.module);
+		if (loc.decl_file[0])
+			snprintf(buf, len, "global '%s' of size %zu at +0x%lx in %s (%s:%d)", loc.name, loc.size, off,
+				 loc.module, ucsan_display_path(loc.decl_file), loc.decl_line);
+		else
+			snprintf(buf, len, "global '%s' of size %zu at +0x%lx in %s", loc.name, loc.size, off,
+				 loc.module);
 		break;
 	case LOC_HEAP:
-		snprintf(buf, len, "heap (the brk heap, 0x%lx-0x%lx)", lo, hi);
+		if (loc.heap_block)
+			snprintf(buf, len, "heap block of size %zu at +0x%lx, allocated by thread %d%s", loc.size, off,
+				 loc.block.tid, loc.block.npcs ? " at:" : "");
+		else
+			snprintf(buf, len, "heap (the brk heap, 0x%lx-0x%lx)", lo, hi);
 		break;
 	case LOC_ANON:
 		snprintf(buf, len, "anonymous mapping 0x%lx-0x%lx (%s; heap blocks of other arenas and mmap live here)",

@@ -161,6 +161,9 @@ static bool set_option(const struct opt_desc *o, const char *val, char *err, uns
 	case T_STR: {
 		if (!strcmp(o->name, "filter_mode") && strcmp(val, "blacklist") && strcmp(val, "whitelist"))
 			goto bad;
+		if (!strcmp(o->name, "report_format") && strcmp(val, "text") && strcmp(val, "json") &&
+		    strcmp(val, "both"))
+			goto bad;
 		const char *kept = keep_string(val, strlen(val));
 		if (!kept)
 			goto bad;

@@ -43,7 +43,7 @@ void ucsan_write_fd(int fd, const char *buf, size_t len)
 	sigset_t pipe_set, old, pending;
 	sigemptyset(&pipe_set);
 	sigaddset(&pipe_set, SIGPIPE);
-	pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+	ucsan_signals_block(SIGPIPE, &old);
 	sigpending(&pending);
 	const bool already_pending = sigismember(&pending, SIGPIPE);
 	bool caused_epipe = false;
@@ -82,7 +82,7 @@ void ucsan_write_fd(int fd, const char *buf, size_t len)
 		struct timespec zero = { 0, 0 };
 		sigtimedwait(&pipe_set, NULL, &zero);
 	}
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	ucsan_signals_restore(&old);
 }
 
 static int open_log(void)

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "report.h"
 #include "symbolize.h"
 
 /* === Data === */
@@ -27,6 +28,7 @@ struct access_info {
 	int cpu;
 	uintptr_t ip; /* for scoped checks: where the scope was opened */
 	bool in_signal; /* made by a signal handler that interrupted the thread */
+	int omp_thread; /* the OpenMP thread number in a parallel region, or -1 */
 };
 
 enum { INFO_EMPTY, INFO_FILLING, INFO_READY };
@@ -58,7 +60,7 @@ static struct report_time report_times[REPORT_TIMES]; /* under report_owner */
  * that it already holds it (and give up instead of deadlocking). */
 static _Atomic int report_owner;
 
-static char report_buf[32768]; /* under report_owner */
+static char report_buf[65536]; /* under report_owner: a text and a JSON report */
 
 /* === Locking === */
 
@@ -88,12 +90,7 @@ static void report_unlock(void)
 
 /* === Formatting into report_buf === */
 
-struct sbuf {
-	char *buf;
-	size_t len, cap;
-};
-
-__attribute__((format(printf, 2, 3))) static void sb_printf(struct sbuf *sb, const char *fmt, ...)
+void ucsan_sb_printf(struct sbuf *sb, const char *fmt, ...)
 {
 	if (sb->len >= sb->cap)
 		return;
@@ -138,7 +135,7 @@ static const char *bug_type_str(int type)
 static char start_cwd[1024];
 static size_t start_cwd_len;
 
-static const char *display_path(const char *file)
+const char *ucsan_display_path(const char *file)
 {
 	const char *prefix = ucsan_opts.strip_path_prefix;
 	size_t pl = prefix ? strlen(prefix) : 0;
@@ -170,7 +167,7 @@ static bool is_system_frame(uintptr_t pc)
 	return base && (!strncmp(base, "libc.so", 7) || !strncmp(base, "ld-linux", 8));
 }
 
-static int trim_stack_bottom(const uintptr_t *pcs, int n)
+int ucsan_shown_frames(const uintptr_t *pcs, int n)
 {
 	int last = n;
 	while (last > 1 && is_system_frame(pcs[last - 1]))
@@ -181,12 +178,12 @@ static int trim_stack_bottom(const uintptr_t *pcs, int n)
 static void print_frame_location(struct sbuf *sb, const struct ucsan_frame *f)
 {
 	if (f->file)
-		sb_printf(sb, " %s:%d", display_path(f->file), f->line);
+		ucsan_sb_printf(sb, " %s:%d", ucsan_display_path(f->file), f->line);
 }
 
 static void print_stack(struct sbuf *sb, const uintptr_t *pcs, int n)
 {
-	n = trim_stack_bottom(pcs, n);
+	n = ucsan_shown_frames(pcs, n);
 	for (int i = 0; i < n; i++) {
 		struct ucsan_frame fr[16];
 		char strbuf[4096];
@@ -195,22 +192,22 @@ static void print_stack(struct sbuf *sb, const uintptr_t *pcs, int n)
 			continue;
 		const struct ucsan_frame *real = &fr[k - 1];
 		for (int j = 0; j < k - 1; j++) {
-			sb_printf(sb, " %s", fr[j].func ? fr[j].func : "??");
+			ucsan_sb_printf(sb, " %s", fr[j].func ? fr[j].func : "??");
 			print_frame_location(sb, &fr[j]);
-			sb_printf(sb, " [inline]\n");
+			ucsan_sb_printf(sb, " [inline]\n");
 		}
 		if (real->func) {
-			sb_printf(sb, " %s+0x%lx/0x%lx", real->func, (unsigned long)real->offset,
+			ucsan_sb_printf(sb, " %s+0x%lx/0x%lx", real->func, (unsigned long)real->offset,
 				  (unsigned long)real->size);
 			print_frame_location(sb, real);
 		} else if (real->module) {
 			const char *base = strrchr(real->module, '/');
-			sb_printf(sb, " 0x%lx (%s+0x%lx)", (unsigned long)pcs[i], base ? base + 1 : real->module,
+			ucsan_sb_printf(sb, " 0x%lx (%s+0x%lx)", (unsigned long)pcs[i], base ? base + 1 : real->module,
 				  (unsigned long)real->module_offset);
 		} else {
-			sb_printf(sb, " 0x%lx", (unsigned long)pcs[i]);
+			ucsan_sb_printf(sb, " 0x%lx", (unsigned long)pcs[i]);
 		}
-		sb_printf(sb, "\n");
+		ucsan_sb_printf(sb, "\n");
 	}
 }
 
@@ -223,14 +220,14 @@ static void print_reordered_to(struct sbuf *sb, uintptr_t pc)
 		return;
 	int k = ucsan_symbolize(pc, 1, fr, 16, strbuf, sizeof(strbuf));
 	const struct ucsan_frame *real = k > 0 ? &fr[k - 1] : NULL;
-	sb_printf(sb, "  |\n  +-> reordered to:");
+	ucsan_sb_printf(sb, "  |\n  +-> reordered to:");
 	if (real && real->func) {
-		sb_printf(sb, " %s+0x%lx/0x%lx", real->func, (unsigned long)real->offset, (unsigned long)real->size);
+		ucsan_sb_printf(sb, " %s+0x%lx/0x%lx", real->func, (unsigned long)real->offset, (unsigned long)real->size);
 		print_frame_location(sb, real);
 	} else {
-		sb_printf(sb, " 0x%lx", (unsigned long)pc);
+		ucsan_sb_printf(sb, " 0x%lx", (unsigned long)pc);
 	}
-	sb_printf(sb, "\n");
+	ucsan_sb_printf(sb, "\n");
 }
 
 static const char *func_name(uintptr_t pc, char *buf, size_t len)
@@ -247,16 +244,16 @@ static void print_value_change(struct sbuf *sb, size_t size, struct ucsan_value 
 			       unsigned long mask)
 {
 	if (size == 16) {
-		sb_printf(sb, "value changed: 0x%016lx%016lx -> 0x%016lx%016lx\n\n", (unsigned long)old.hi,
+		ucsan_sb_printf(sb, "value changed: 0x%016lx%016lx -> 0x%016lx%016lx\n\n", (unsigned long)old.hi,
 			  (unsigned long)old.lo, (unsigned long)new.hi, (unsigned long)new.lo);
 		return;
 	}
 	const int w = (int)size * 2;
-	sb_printf(sb, "value changed: 0x%0*lx -> 0x%0*lx\n", w, (unsigned long)old.lo, w, (unsigned long)new.lo);
+	ucsan_sb_printf(sb, "value changed: 0x%0*lx -> 0x%0*lx\n", w, (unsigned long)old.lo, w, (unsigned long)new.lo);
 	if (mask)
-		sb_printf(sb, " bits changed: 0x%0*lx with mask 0x%0*lx\n", w,
+		ucsan_sb_printf(sb, " bits changed: 0x%0*lx with mask 0x%0*lx\n", w,
 			  (unsigned long)((old.lo ^ new.lo) & mask), w, mask);
-	sb_printf(sb, "\n");
+	ucsan_sb_printf(sb, "\n");
 }
 
 /*
@@ -310,11 +307,29 @@ static int adjust_stack(const struct access_info *ai, uintptr_t *pcs, int n, uin
 	return n;
 }
 
-static void print_access_line(struct sbuf *sb, const char *prefix, const struct access_info *ai)
+static void print_access_line(struct sbuf *sb, const char *prefix, const struct report_access *a)
 {
-	sb_printf(sb, "%s%s to 0x%lx of %zu bytes by %sthread %d on cpu %d:\n", prefix,
-		  access_type_str(ai->type), (unsigned long)(uintptr_t)ai->ptr, ai->size,
-		  ai->in_signal ? "signal handler in " : "", ai->tid, ai->cpu);
+	char omp[40] = "";
+	if (a->omp_thread >= 0)
+		snprintf(omp, sizeof(omp), " (OpenMP thread %d)", a->omp_thread);
+	ucsan_sb_printf(sb, "%s%s to 0x%lx of %zu bytes by %sthread %d%s on cpu %d:\n", prefix, a->type,
+			(unsigned long)a->addr, a->size, a->in_signal ? "signal handler in " : "", a->tid, omp, a->cpu);
+}
+
+static void fill_access(struct report_access *r, const struct access_info *ai, const uintptr_t *pcs, int npcs,
+			uintptr_t reordered_to)
+{
+	r->type = access_type_str(ai->type);
+	r->raw_type = ai->type;
+	r->size = ai->size;
+	r->addr = (uintptr_t)ai->ptr;
+	r->tid = ai->tid;
+	r->cpu = ai->cpu;
+	r->in_signal = ai->in_signal;
+	r->omp_thread = ai->omp_thread;
+	r->pcs = pcs;
+	r->npcs = npcs;
+	r->reordered_to = reordered_to;
 }
 
 /* === Filtering === */
@@ -373,6 +388,7 @@ static void fill_access_info(struct access_info *ai, const volatile void *ptr, s
 	ai->type = type;
 	ai->ip = ip;
 	ai->in_signal = false;
+	ai->omp_thread = ucsan_omp_thread();
 	ai->tid = ucsan_ctx_tls.tid;
 	ai->cpu = ucsan_getcpu();
 }
@@ -427,36 +443,79 @@ static void fill_desc(const struct access_info *ai, const struct access_info *oa
 static void print_thread(struct sbuf *sb, const struct ucsan_report_thread *t)
 {
 	if (!t->known) {
-		sb_printf(sb, "thread %d (not started through pthread_create)\n", t->tid);
+		ucsan_sb_printf(sb, "thread %d (not started through pthread_create)\n", t->tid);
 		return;
 	}
 	const char *state = t->running ? "running" : "finished";
 	if (!t->parent) {
-		sb_printf(sb, "thread %d \"%s\" (%s) is the main thread\n", t->tid, t->name, state);
+		ucsan_sb_printf(sb, "thread %d \"%s\" (%s) is the main thread\n", t->tid, t->name, state);
 		return;
 	}
-	sb_printf(sb, "thread %d \"%s\" (%s) created by thread %d at:\n", t->tid, t->name, state, t->parent);
+	ucsan_sb_printf(sb, "thread %d \"%s\" (%s) created by thread %d at:\n", t->tid, t->name, state, t->parent);
 	print_stack(sb, t->pcs, t->npcs);
-}
-
-/* What the memory is and who the threads are, from the description. */
-static void print_context(struct sbuf *sb, const struct access_info *ai)
-{
-	char where[512];
-	ucsan_format_location(where, sizeof(where), (uintptr_t)ai->ptr, &desc.loc);
-	sb_printf(sb, "location: %s\n", where);
-	for (int i = 0; i < desc.nthreads; i++)
-		print_thread(sb, &desc.threads[i]);
-	sb_printf(sb, "\n");
 }
 
 static void print_footer(struct sbuf *sb)
 {
 	char comm[17] = "";
 	prctl(PR_GET_NAME, comm, 0, 0, 0);
-	sb_printf(sb, "Reported by User-space Concurrency Sanitizer on:\n");
-	sb_printf(sb, "CPU: %d PID: %d Comm: %s\n", ucsan_getcpu(), (int)getpid(), comm);
-	sb_printf(sb, "==================================================================\n");
+	ucsan_sb_printf(sb, "Reported by User-space Concurrency Sanitizer on:\n");
+	ucsan_sb_printf(sb, "CPU: %d PID: %d Comm: %s\n", ucsan_getcpu(), (int)getpid(), comm);
+	ucsan_sb_printf(sb, "==================================================================\n");
+}
+
+/* The report as the formats see it; title and where are its buffers. */
+static void fill_view(struct report_view *v, char *title, size_t tlen, char *where, size_t wlen,
+		      const struct access_info *ai, const struct access_info *oai, const uintptr_t *pcs, int npcs,
+		      const uintptr_t *opcs, int onpcs, uintptr_t this_reordered, uintptr_t other_reordered)
+{
+	char name1[256], name2[256];
+	memset(v, 0, sizeof(*v));
+	v->kind = bug_type_str(ai->type | (oai ? oai->type : 0));
+	v->unknown_origin = !oai;
+	if (oai) {
+		/* Sorted, so the same race always gets the same title. */
+		const char *a = func_name(pcs[0], name1, sizeof(name1));
+		const char *b = func_name(onpcs > 0 ? opcs[0] : 0, name2, sizeof(name2));
+		if (strcmp(a, b) > 0) {
+			const char *t = a;
+			a = b;
+			b = t;
+		}
+		snprintf(title, tlen, "%s in %s / %s", v->kind, a, b);
+		fill_access(&v->acc[v->naccesses++], oai, opcs, onpcs, other_reordered);
+	} else {
+		snprintf(title, tlen, "%s in %s", v->kind, func_name(pcs[0], name1, sizeof(name1)));
+	}
+	fill_access(&v->acc[v->naccesses++], ai, pcs, npcs, this_reordered);
+	v->title = title;
+	ucsan_format_location(where, wlen, (uintptr_t)ai->ptr, &desc.loc);
+	v->location = where;
+	v->desc = &desc;
+}
+
+static void print_text(struct sbuf *sb, const struct report_view *v)
+{
+	ucsan_sb_printf(sb, "==================================================================\n");
+	ucsan_sb_printf(sb, "BUG: UCSAN: %s\n\n", v->title);
+	for (int i = 0; i < v->naccesses; i++) {
+		const struct report_access *a = &v->acc[i];
+		if (i > 0)
+			ucsan_sb_printf(sb, "\n");
+		print_access_line(sb, v->unknown_origin ? "race at unknown origin, with " : "", a);
+		print_stack(sb, a->pcs, a->npcs);
+		print_reordered_to(sb, a->reordered_to);
+	}
+	ucsan_sb_printf(sb, "\n");
+	if (v->value_changed)
+		print_value_change(sb, v->acc[v->naccesses - 1].size, v->old, v->new, v->mask);
+	ucsan_sb_printf(sb, "location: %s\n", v->location);
+	if (desc.loc.heap_block && desc.loc.block.npcs)
+		print_stack(sb, desc.loc.block.pcs, desc.loc.block.npcs);
+	for (int i = 0; i < desc.nthreads; i++)
+		print_thread(sb, &desc.threads[i]);
+	ucsan_sb_printf(sb, "\n");
+	print_footer(sb);
 }
 
 static void after_report(void)
@@ -523,36 +582,21 @@ static bool emit_report(const struct access_info *ai, const struct access_info *
 	}
 
 	fill_desc(ai, oai, pcs, npcs, opcs, onpcs);
-	struct sbuf sb = { report_buf, 0, sizeof(report_buf) };
-	char name1[256], name2[256];
-	sb_printf(&sb, "==================================================================\n");
-	if (oai) {
-		/* Sorted, so the same race always gets the same title. */
-		const char *a = func_name(this_frame, name1, sizeof(name1));
-		const char *b = func_name(other_frame, name2, sizeof(name2));
-		if (strcmp(a, b) > 0) {
-			const char *t = a;
-			a = b;
-			b = t;
-		}
-		sb_printf(&sb, "BUG: UCSAN: %s in %s / %s\n\n", bug_type_str(ai->type | oai->type), a, b);
-		print_access_line(&sb, "", oai);
-		print_stack(&sb, opcs, onpcs);
-		print_reordered_to(&sb, other_reordered);
-		sb_printf(&sb, "\n");
-		print_access_line(&sb, "", ai);
-	} else {
-		sb_printf(&sb, "BUG: UCSAN: %s in %s\n\n", bug_type_str(ai->type),
-			  func_name(this_frame, name1, sizeof(name1)));
-		print_access_line(&sb, "race at unknown origin, with ", ai);
+	struct report_view v;
+	char title[600], where[512];
+	fill_view(&v, title, sizeof(title), where, sizeof(where), ai, oai, pcs, npcs, opcs, onpcs,
+		  this_reordered, other_reordered);
+	if (vc == VALUE_CHANGE_TRUE && (old.lo != new.lo || old.hi != new.hi)) {
+		v.value_changed = true;
+		v.old = old;
+		v.new = new;
+		v.mask = mask;
 	}
-	print_stack(&sb, pcs, npcs);
-	print_reordered_to(&sb, this_reordered);
-	sb_printf(&sb, "\n");
-	if (vc == VALUE_CHANGE_TRUE && (old.lo != new.lo || old.hi != new.hi))
-		print_value_change(&sb, ai->size, old, new, mask);
-	print_context(&sb, ai);
-	print_footer(&sb);
+	struct sbuf sb = { report_buf, 0, sizeof(report_buf) };
+	if (strcmp(ucsan_opts.report_format, "json"))
+		print_text(&sb, &v);
+	if (strcmp(ucsan_opts.report_format, "text"))
+		ucsan_report_json(&sb, &v);
 	ucsan_log_write(sb.buf, sb.len);
 	ucsan_tsan_on_report(&desc);
 	report_unlock();

@@ -490,3 +490,128 @@ bool ucsan_tls_symbol(uintptr_t module_addr, uintptr_t offset, char *name, size_
 	leave();
 	return found;
 }
+
+/* The address a variable's DW_AT_location names, if it is a static one
+ * (DW_OP_addr, or DWARF 5's DW_OP_addrx through .debug_addr). */
+static bool static_var_addr(Dwarf_Die *die, Dwarf_Addr *addr)
+{
+	Dwarf_Attribute a, res;
+	Dwarf_Op *expr;
+	size_t len;
+	if (!dwarf_attr(die, DW_AT_location, &a) || dwarf_getlocation(&a, &expr, &len) != 0 || len < 1)
+		return false;
+	if (expr[0].atom == DW_OP_addr) {
+		*addr = expr[0].number;
+		return true;
+	}
+	if ((expr[0].atom == DW_OP_addrx || expr[0].atom == DW_OP_GNU_addr_index) &&
+	    dwarf_getlocation_attr(&a, &expr[0], &res) == 0)
+		return dwarf_formaddr(&res, addr) == 0;
+	return false;
+}
+
+/* Depth-first through scopes that can hold static variables: functions
+ * (a static inside one), blocks, namespaces, classes. */
+static bool find_var_die(Dwarf_Die *parent, Dwarf_Addr want, Dwarf_Die *out, int depth)
+{
+	Dwarf_Die c;
+	if (depth >= MAX_DEPTH || dwarf_child(parent, &c) != 0)
+		return false;
+	do {
+		Dwarf_Addr at;
+		switch (dwarf_tag(&c)) {
+		case DW_TAG_variable:
+			if (static_var_addr(&c, &at) && at == want) {
+				*out = c;
+				return true;
+			}
+			break;
+		case DW_TAG_subprogram:
+		case DW_TAG_lexical_block:
+		case DW_TAG_namespace:
+		case DW_TAG_structure_type:
+		case DW_TAG_class_type:
+			if (find_var_die(&c, want, out, depth + 1))
+				return true;
+			break;
+		}
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return false;
+}
+
+/* The declaration of the variable at var_start of module mod, or false. */
+static bool module_var_decl(Dwfl_Module *mod, uintptr_t var_start, char *file, size_t flen, int *line)
+{
+	Dwarf_Addr bias = 0;
+	Dwarf_Die var;
+	for (Dwarf_Die *cu = NULL; (cu = dwfl_module_nextcu(mod, cu, &bias));) {
+		if (!find_var_die(cu, var_start - bias, &var, 0))
+			continue;
+		const char *f = dwarf_decl_file(&var);
+		Dwarf_Attribute fa;
+		Dwarf_Word index = 1;
+		/* DWARF 5 numbers the CU's own file 0, which libdw 0.188 takes
+		 * for "no file": that file is the CU's name. */
+		if (!f && dwarf_formudata(dwarf_attr_integrate(&var, DW_AT_decl_file, &fa), &index) == 0 && index == 0)
+			f = dwarf_diename(cu);
+		if (!f || dwarf_decl_line(&var, line) != 0)
+			return false;
+		Dwarf_Attribute a;
+		struct sbuf b = { file, flen };
+		return put_path(&b, f, dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &a))) != NULL;
+	}
+	return false;
+}
+
+/* A variable a library defines and the executable uses lives in the
+ * executable (a copy relocation), whose DWARF only declares it: the
+ * library's definition, at the library's own (unused) address, says where
+ * it is written. */
+struct copy_lookup {
+	const char *name;
+	Dwfl_Module *skip;
+	char *file;
+	size_t flen;
+	int *line;
+	bool found;
+};
+
+static int find_original(Dwfl_Module *mod, void **ud, const char *mname, Dwarf_Addr start, void *arg)
+{
+	struct copy_lookup *l = arg;
+	(void)ud, (void)mname, (void)start;
+	if (mod == l->skip)
+		return DWARF_CB_OK;
+	const int n = dwfl_module_getsymtab(mod);
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		const char *sname = dwfl_module_getsym_info(mod, i, &sym, &addr, NULL, NULL, NULL);
+		if (sname && GELF_ST_TYPE(sym.st_info) == STT_OBJECT && sym.st_shndx != SHN_UNDEF &&
+		    !strcmp(sname, l->name)) {
+			l->found = module_var_decl(mod, addr, l->file, l->flen, l->line);
+			return l->found ? DWARF_CB_ABORT : DWARF_CB_OK;
+		}
+	}
+	return DWARF_CB_OK;
+}
+
+bool ucsan_data_decl(uintptr_t var_start, char *file, size_t flen, int *line)
+{
+	bool found = false;
+	if (!enter())
+		return false;
+	Dwfl_Module *mod = find_module(var_start);
+	GElf_Off off = 0;
+	GElf_Sym sym;
+	const char *sname = mod ? dwfl_module_addrinfo(mod, var_start, &off, &sym, NULL, NULL, NULL) : NULL;
+	if (mod)
+		found = module_var_decl(mod, var_start, file, flen, line);
+	if (!found && sname && off == 0 && GELF_ST_BIND(sym.st_info) == STB_GLOBAL) {
+		struct copy_lookup l = { sname, mod, file, flen, line, false };
+		dwfl_getmodules(g_dwfl, find_original, &l, 0);
+		found = l.found;
+	}
+	leave();
+	return found;
+}

@@ -43,6 +43,11 @@ const char *ucsan_symbol_name(uintptr_t pc, char *buf, size_t len);
 bool ucsan_data_symbol(uintptr_t addr, char *name, size_t nlen, uintptr_t *start, size_t *size, char *module,
 		       size_t mlen);
 
+/* Where the static variable starting at var_start is declared, from
+ * DWARF: the file (as recorded, joined to the compilation directory) and
+ * line. */
+bool ucsan_data_decl(uintptr_t var_start, char *file, size_t flen, int *line);
+
 /* The TLS variable at `offset` in the TLS block of the module mapped at
  * module_addr (any address inside it): its name, offset and size. */
 bool ucsan_tls_symbol(uintptr_t module_addr, uintptr_t offset, char *name, size_t nlen, uintptr_t *start,

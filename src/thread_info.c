@@ -8,12 +8,15 @@
  * report path reads it; nothing here is on the hot path.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <unistd.h>
+
+#include <dlfcn.h>
 
 #include "internal.h"
 
@@ -153,4 +156,23 @@ void ucsan_thread_name(const struct ucsan_thread_info *t, char *buf, size_t len)
 		return;
 	}
 	snprintf(buf, len, "%s", t->name);
+}
+
+/* OpenMP's thread number, from the program's OpenMP runtime if it has one
+ * (libgomp, libomp), looked up at start-up: asked when a report is made,
+ * perhaps in a signal handler, where dlsym cannot run. Both functions only
+ * read the calling thread's state. */
+static int (*omp_thread_num)(void), (*omp_in_parallel)(void);
+
+void ucsan_omp_init(void)
+{
+	omp_thread_num = (int (*)(void))dlsym(RTLD_DEFAULT, "omp_get_thread_num");
+	omp_in_parallel = (int (*)(void))dlsym(RTLD_DEFAULT, "omp_in_parallel");
+}
+
+int ucsan_omp_thread(void)
+{
+	if (!omp_thread_num || !omp_in_parallel || !omp_in_parallel())
+		return -1;
+	return omp_thread_num();
 }

@@ -129,13 +129,14 @@ UCSAN_EXPORT int __tsan_get_report_loc(void *report, unsigned long idx, const ch
 		*start = d->loc.start;
 	if (size)
 		*size = d->loc.size;
+	/* A heap block: the allocating thread and stack, as TSan's. */
 	if (tid)
-		*tid = d->loc.tid;
+		*tid = d->loc.heap_block ? d->loc.block.tid : d->loc.tid;
 	if (fd)
 		*fd = -1;
 	if (suppressable)
 		*suppressable = 0;
-	copy_trace(trace, trace_size, NULL, 0);
+	copy_trace(trace, trace_size, d->loc.block.pcs, d->loc.heap_block ? d->loc.block.npcs : 0);
 	return 1;
 }
 

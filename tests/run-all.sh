@@ -16,17 +16,18 @@ for t in build/tests/unit/test_*; do
 done
 for s in tests/build/run.sh tests/unit/run.sh tests/docs/run.sh tests/annotations/run.sh tests/wrapper/run.sh \
 	tests/install/run.sh tests/reliability/run.sh tests/e2e/run.sh tests/tsan_compat/run.sh \
-	tests/openmp/run.sh tests/stress/options.sh tests/examples/run.sh; do
+	tests/openmp/run.sh tests/stress/options.sh tests/examples/run.sh tests/report/aggregate.sh; do
 	[ -f "$s" ] && run_suite sh "$s"
 done
 # Short soak and fuzzing (make soak and tests/fuzz/run.sh SECONDS go longer).
 run_suite env SOAK_SECONDS=10 sh tests/stress/run.sh
 run_suite sh tests/fuzz/run.sh 60
 # The kernel's KCSAN test suite, ported, the weak-memory tests, the
-# many-thread scale tests and the one-shot corpus (one realistic race per
+# many-thread scale tests, the one-shot corpus (one realistic race per
 # program, found in one short run; tests/oneshot/measure.sh compares the
-# detection rates with ThreadSanitizer's): same harness, their own directories.
-for d in kcsan weak_memory scale oneshot; do
+# detection rates with ThreadSanitizer's) and the JSON reports: same harness,
+# their own directories.
+for d in kcsan weak_memory scale oneshot report; do
 	[ -d tests/$d ] && run_suite env E2E_DIR=tests/$d E2E_SUITE=$d sh tests/e2e/run.sh
 done
 

@@ -6,10 +6,12 @@
 #   cmake                   the wrapper test builds a CMake project
 #   pkg-config              checks the installed ucsan.pc
 #   libomp-dev              clang's OpenMP runtime, for the OpenMP tests under clang
+#   python3                 ucsan-report (merges JSON report logs, writes SARIF) and
+#                           the tests that parse JSON reports
 #   libclang-rt-14-dev      clang's sanitizer runtimes: ThreadSanitizer in make bench,
 #                           libFuzzer for the parser fuzzers
 set -e
-pkgs="make gcc g++ clang libdw-dev libelf-dev cmake pkg-config libomp-dev libclang-rt-14-dev"
+pkgs="make gcc g++ clang libdw-dev libelf-dev cmake pkg-config libomp-dev libclang-rt-14-dev python3"
 missing=
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing="$missing $p"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # The runtime builds warning-free (-Wall -Wextra -Werror) with gcc and clang,
-# each into its own scratch build directory.
+# each into its own scratch build directory; and its rooms call in the
+# directions docs/how-it-works.md draws (layers-*).
 cd "$(dirname "$0")/../.." || exit 2
 fails=0
 mkdir -p build/tests
@@ -15,4 +16,34 @@ for cc in gcc clang; do
 		fails=$((fails + 1))
 	fi
 done
+
+# layers-*: from the gcc build's objects. Nothing takes a name from init.o
+# but ucsan_init and its flag; platform.o takes nothing from the runtime.
+objs=build/tests/build-gcc/obj
+if [ -f "$objs/init.o" ] && [ -f "$objs/platform.o" ]; then
+	nm --defined-only "$objs/init.o" | awk '$2 ~ /^[TDBR]$/ { print $3 }' | sort >"$objs.init-names"
+	up=$(for o in "$objs"/*.o; do
+		[ "$o" = "$objs/init.o" ] || nm -u "$o" | awk -v f="${o##*/}" '{ print $2, f }'
+	done | sort | join - "$objs.init-names" | grep -v -e '^ucsan_init ' -e '^ucsan_initialized ')
+	if [ -z "$up" ]; then
+		echo "PASS: build/layers-nothing-calls-init"
+	else
+		echo "FAIL: build/layers-nothing-calls-init"
+		echo "  names of init.o used elsewhere (symbol, user):"
+		printf '%s\n' "$up" | sed 's/^/    /'
+		fails=$((fails + 1))
+	fi
+	down=$(nm -u "$objs/platform.o" | awk '$2 ~ /^ucsan_/ { print $2 }')
+	if [ -z "$down" ]; then
+		echo "PASS: build/layers-platform-calls-nothing"
+	else
+		echo "FAIL: build/layers-platform-calls-nothing"
+		printf '  %s\n' $down
+		fails=$((fails + 1))
+	fi
+else
+	echo "FAIL: build/layers-nothing-calls-init"
+	echo "  no objects in $objs"
+	fails=$((fails + 1))
+fi
 [ $fails -eq 0 ]

@@ -168,7 +168,7 @@ static const char *const rel_line_shapes[] = {
 	"^={66}$",
 	/* C++ names may hold spaces, parentheses and templates */
 	"^BUG: UCSAN: (data-race|assert: race) in [^ ].*[^ ]$",
-	"^(race at unknown origin, with )?(read|write|read-write|assert no writes|assert no accesses)( \\([a-z, ]+\\))? to 0x[0-9a-f]+ of [0-9]+ bytes by (signal handler in )?thread [0-9]+ on cpu [0-9]+:$",
+	"^(race at unknown origin, with )?(read|write|read-write|assert no writes|assert no accesses)( \\([a-z, ]+\\))? to 0x[0-9a-f]+ of [0-9]+ bytes by (signal handler in )?thread [0-9]+( \\(OpenMP thread [0-9]+\\))? on cpu [0-9]+:$",
 	"^ [^ ].*\\+0x[0-9a-f]+/0x[0-9a-f]+( [^ ]+:[0-9]+)?$",
 	"^ [^ ].*( [^ ]+:[0-9]+)? \\[inline\\]$",
 	"^ 0x[0-9a-f]+( \\([^ ]+\\+0x[0-9a-f]+\\))?$",

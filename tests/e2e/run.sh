@@ -43,6 +43,9 @@
 #                           followed by a line matching ERE B
 #   // NOT: ERE             no stderr line may match
 #   // EXPECT-STDOUT: ERE   some stdout line must match
+#   // CHECK: CMD           once every other expectation holds, `CMD STDERR-FILE`
+#                           (run by sh, may be repeated) must exit 0; what it
+#                           prints shows under the FAIL line
 # In every directive @ROOT@ stands for the repository root (absolute path).
 # Every test implicitly has `NOT: ^e2e: ` (test programs report their own
 # failed checks with lines starting with "e2e: ").
@@ -144,6 +147,16 @@ EOF
 $nots
 ^e2e: 
 EOF
+	[ -z "$fails" ] || return 1
+	while IFS= read -r cmd; do
+		[ -n "$cmd" ] || continue
+		if ! said=$(sh -c "$cmd \"\$1\"" check "$err" 2>&1); then
+			fails="${fails}CHECK: $cmd$NL$(printf '%s\n' "$said" | head -n 20 | sed 's/^/    /')$NL"
+			fatal=1
+		fi
+	done <<EOF
+$checks
+EOF
 	[ -z "$fails" ]
 }
 
@@ -197,6 +210,7 @@ run_test() {
 	frames=$(directive "$src" EXPECT-FRAME)
 	nots=$(directive "$src" NOT)
 	stdout_expects=$(directive "$src" EXPECT-STDOUT)
+	checks=$(directive "$src" CHECK)
 
 	if ! command -v "$cc" >/dev/null 2>&1; then
 		echo "FAIL: $id"

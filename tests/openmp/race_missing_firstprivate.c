@@ -8,8 +8,8 @@
 // TRIES: 5
 // EXIT: 66
 // EXPECT: ^BUG: UCSAN: data-race in next_random( / next_random)?$
-// EXPECT-FRAME: ^(read|read-write) to 0x[0-9a-f]+ of 4 bytes by thread [0-9]+ on cpu [0-9]+:$ => ^ next_random\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*race_missing_firstprivate\.c:24$
-// EXPECT-FRAME: ^(write|read-write) to 0x[0-9a-f]+ of 4 bytes by thread [0-9]+ on cpu [0-9]+:$ => ^ next_random\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*race_missing_firstprivate\.c:24$
+// EXPECT-FRAME: ^(read|read-write) to 0x[0-9a-f]+ of 4 bytes by thread [0-9]+ \(OpenMP thread [0-9]+\) on cpu [0-9]+:$ => ^ next_random\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*race_missing_firstprivate\.c:24$
+// EXPECT-FRAME: ^(write|read-write) to 0x[0-9a-f]+ of 4 bytes by thread [0-9]+ \(OpenMP thread [0-9]+\) on cpu [0-9]+:$ => ^ next_random\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*race_missing_firstprivate\.c:24$
 // EXPECT: ^ (draw\._omp_fn\.[0-9]+\+0x[0-9a-f]+/0x[0-9a-f]+|\.omp_outlined\.[._0-9a-z]*) [^ ]*race_missing_firstprivate\.c:37( \[inline\])?$
 
 #include "omp_test.h"

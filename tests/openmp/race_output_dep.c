@@ -13,7 +13,7 @@
 // TRIES: 5
 // EXIT: 66
 // EXPECT: ^BUG: UCSAN: data-race in (find_last\._omp_fn\.[0-9]+|\.omp_outlined\.[.0-9]*) / (find_last\._omp_fn\.[0-9]+|\.omp_outlined\.[.0-9]*)$
-// EXPECT-FRAME: ^write to 0x[0-9a-f]+ of [0-9]+ bytes by thread [0-9]+ on cpu [0-9]+:$ => ^ (find_last\._omp_fn\.[0-9]+\+0x[0-9a-f]+/0x[0-9a-f]+|\.omp_outlined\._debug__) [^ ]*race_output_dep\.c:30( \[inline\])?$
+// EXPECT-FRAME: ^write to 0x[0-9a-f]+ of [0-9]+ bytes by thread [0-9]+ \(OpenMP thread [0-9]+\) on cpu [0-9]+:$ => ^ (find_last\._omp_fn\.[0-9]+\+0x[0-9a-f]+/0x[0-9a-f]+|\.omp_outlined\._debug__) [^ ]*race_output_dep\.c:30( \[inline\])?$
 // NOT: ^read
 
 #include "omp_test.h"

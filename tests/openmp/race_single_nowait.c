@@ -8,8 +8,8 @@
 // TRIES: 5
 // EXIT: 66
 // EXPECT: ^BUG: UCSAN: data-race in (filter\._omp_fn\.[0-9]+|\.omp_outlined\.[.0-9]*) / (filter\._omp_fn\.[0-9]+|\.omp_outlined\.[.0-9]*)$
-// EXPECT-FRAME: ^read to 0x[0-9a-f]+ of [0-9]+ bytes by thread [0-9]+ on cpu [0-9]+:$ => ^ (filter\._omp_fn\.[0-9]+\+0x[0-9a-f]+/0x[0-9a-f]+|\.omp_outlined\._debug__) [^ ]*race_single_nowait\.c:36( \[inline\])?$
-// EXPECT-FRAME: ^write to 0x[0-9a-f]+ of [0-9]+ bytes by thread [0-9]+ on cpu [0-9]+:$ => ^ (filter\._omp_fn\.[0-9]+\+0x[0-9a-f]+/0x[0-9a-f]+|\.omp_outlined\._debug__) [^ ]*race_single_nowait\.c:32( \[inline\])?$
+// EXPECT-FRAME: ^read to 0x[0-9a-f]+ of [0-9]+ bytes by thread [0-9]+ \(OpenMP thread [0-9]+\) on cpu [0-9]+:$ => ^ (filter\._omp_fn\.[0-9]+\+0x[0-9a-f]+/0x[0-9a-f]+|\.omp_outlined\._debug__) [^ ]*race_single_nowait\.c:36( \[inline\])?$
+// EXPECT-FRAME: ^write to 0x[0-9a-f]+ of [0-9]+ bytes by thread [0-9]+ \(OpenMP thread [0-9]+\) on cpu [0-9]+:$ => ^ (filter\._omp_fn\.[0-9]+\+0x[0-9a-f]+/0x[0-9a-f]+|\.omp_outlined\._debug__) [^ ]*race_single_nowait\.c:32( \[inline\])?$
 
 #include "omp_test.h"
 

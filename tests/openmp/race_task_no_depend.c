@@ -8,8 +8,8 @@
 // TRIES: 5
 // EXIT: 66
 // EXPECT: ^BUG: UCSAN: data-race in (pipeline\._omp_fn\.[0-9]+|\.omp_outlined\.[.0-9]*|\.omp_task_entry\.[.0-9]*) / (pipeline\._omp_fn\.[0-9]+|\.omp_outlined\.[.0-9]*|\.omp_task_entry\.[.0-9]*)$
-// EXPECT-FRAME: ^read to 0x[0-9a-f]+ of [0-9]+ bytes by thread [0-9]+ on cpu [0-9]+:$ => ^ (pipeline\._omp_fn\.[0-9]+\+0x[0-9a-f]+/0x[0-9a-f]+|\.omp_outlined\.[._0-9a-z]*(\+0x[0-9a-f]+/0x[0-9a-f]+)?) [^ ]*race_task_no_depend\.c:33( \[inline\])?$
-// EXPECT-FRAME: ^write to 0x[0-9a-f]+ of [0-9]+ bytes by thread [0-9]+ on cpu [0-9]+:$ => ^ (pipeline\._omp_fn\.[0-9]+\+0x[0-9a-f]+/0x[0-9a-f]+|\.omp_outlined\.[._0-9a-z]*(\+0x[0-9a-f]+/0x[0-9a-f]+)?) [^ ]*race_task_no_depend\.c:27( \[inline\])?$
+// EXPECT-FRAME: ^read to 0x[0-9a-f]+ of [0-9]+ bytes by thread [0-9]+ \(OpenMP thread [0-9]+\) on cpu [0-9]+:$ => ^ (pipeline\._omp_fn\.[0-9]+\+0x[0-9a-f]+/0x[0-9a-f]+|\.omp_outlined\.[._0-9a-z]*(\+0x[0-9a-f]+/0x[0-9a-f]+)?) [^ ]*race_task_no_depend\.c:33( \[inline\])?$
+// EXPECT-FRAME: ^write to 0x[0-9a-f]+ of [0-9]+ bytes by thread [0-9]+ \(OpenMP thread [0-9]+\) on cpu [0-9]+:$ => ^ (pipeline\._omp_fn\.[0-9]+\+0x[0-9a-f]+/0x[0-9a-f]+|\.omp_outlined\.[._0-9a-z]*(\+0x[0-9a-f]+/0x[0-9a-f]+)?) [^ ]*race_task_no_depend\.c:27( \[inline\])?$
 
 #include "omp_test.h"
 

@@ -7,8 +7,8 @@
 // TRIES: 5
 // EXIT: 66
 // EXPECT: ^BUG: UCSAN: data-race in (histogram\._omp_fn\.[0-9]+|\.omp_outlined\.[.0-9]*) / (histogram\._omp_fn\.[0-9]+|\.omp_outlined\.[.0-9]*)$
-// EXPECT-FRAME: ^(read|read-write) to 0x[0-9a-f]+ of [0-9]+ bytes by thread [0-9]+ on cpu [0-9]+:$ => ^ (histogram\._omp_fn\.[0-9]+\+0x[0-9a-f]+/0x[0-9a-f]+|\.omp_outlined\._debug__) [^ ]*race_unprotected_update\.c:25( \[inline\])?$
-// EXPECT-FRAME: ^(write|read-write) to 0x[0-9a-f]+ of [0-9]+ bytes by thread [0-9]+ on cpu [0-9]+:$ => ^ (histogram\._omp_fn\.[0-9]+\+0x[0-9a-f]+/0x[0-9a-f]+|\.omp_outlined\._debug__) [^ ]*race_unprotected_update\.c:25( \[inline\])?$
+// EXPECT-FRAME: ^(read|read-write) to 0x[0-9a-f]+ of [0-9]+ bytes by thread [0-9]+ \(OpenMP thread [0-9]+\) on cpu [0-9]+:$ => ^ (histogram\._omp_fn\.[0-9]+\+0x[0-9a-f]+/0x[0-9a-f]+|\.omp_outlined\._debug__) [^ ]*race_unprotected_update\.c:25( \[inline\])?$
+// EXPECT-FRAME: ^(write|read-write) to 0x[0-9a-f]+ of [0-9]+ bytes by thread [0-9]+ \(OpenMP thread [0-9]+\) on cpu [0-9]+:$ => ^ (histogram\._omp_fn\.[0-9]+\+0x[0-9a-f]+/0x[0-9a-f]+|\.omp_outlined\._debug__) [^ ]*race_unprotected_update\.c:25( \[inline\])?$
 
 #include "omp_test.h"
 

@@ -69,7 +69,7 @@ check_lines() {
 		} else if ($0 ~ /^soak: /) {
 			if (state != 0) bad("program line inside a report")
 		} else if ($0 == "" ||
-			   $0 ~ /^(race at unknown origin, with )?(read|write|read-write|assert no writes|assert no accesses)( \([a-z, ]+\))? to 0x[0-9a-f]+ of [0-9]+ bytes by (signal handler in )?thread [0-9]+ on cpu [0-9]+:$/ ||
+			   $0 ~ /^(race at unknown origin, with )?(read|write|read-write|assert no writes|assert no accesses)( \([a-z, ]+\))? to 0x[0-9a-f]+ of [0-9]+ bytes by (signal handler in )?thread [0-9]+( \(OpenMP thread [0-9]+\))? on cpu [0-9]+:$/ ||
 			   $0 ~ /^ [^ ].*\+0x[0-9a-f]+\/0x[0-9a-f]+( [^ ]+:[0-9]+)?$/ ||
 			   $0 ~ /^ [^ ].*( [^ ]+:[0-9]+)? \[inline\]$/ ||
 			   $0 ~ /^ 0x[0-9a-f]+( \([^ ]+\+0x[0-9a-f]+\))?$/ ||

@@ -58,7 +58,7 @@ int main(void)
 	long on_stack = 0;
 	target = &on_stack;
 #elif defined(LOC_HEAP)
-	target = calloc(8, sizeof(long)) + 2; /* 16 bytes into the block */
+	target = (long *)calloc(8, sizeof(long)) + 2; /* 16 bytes into the block */
 #elif defined(LOC_MMAP)
 	target = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (target == MAP_FAILED)

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The live heap blocks, for the report's location line: start, size, the
+ * allocating thread and (heap_stacks) a short allocation stack, recorded by
+ * the interposed allocation functions (intercept_malloc.c).
+ *
+ * Bounded and allocation-free: a fixed table of BLOCK_WAYS-way buckets
+ * indexed by a hash of the block's start. A program with more live blocks
+ * than the table holds loses the record of some (a report then shows the
+ * mapping, as without the table). Stacks are kept once each in a fixed depot
+ * and named by their index. Everything is lock-free, so fork and signals
+ * cannot leave a lock behind; records are only read to print a report, where
+ * a record torn by a concurrent update costs a wrong line, never a crash.
+ */
+#define _GNU_SOURCE
+#include "internal.h"
+
+#define BLOCK_BUCKETS 16384 /* x BLOCK_WAYS records of 24 bytes: 1.5 MiB */
+#define BLOCK_WAYS 4
+#define DEPOT_SLOTS 4096 /* stacks of UCSAN_HEAP_STACK frames: 224 KiB */
+
+struct block {
+	_Atomic uintptr_t start; /* 0: free */
+	uint32_t size_lo;        /* the size, saturated at 4 GiB - 1 */
+	int32_t tid;
+	uint32_t stack;          /* depot index + 1, 0: none */
+	uint32_t pad;
+};
+
+struct depot_entry {
+	_Atomic uint64_t hash; /* 0: free; then the stack's hash, set once */
+	_Atomic int ready;     /* the frames are written */
+	int n;
+	uintptr_t pcs[UCSAN_HEAP_STACK];
+};
+
+static struct block blocks[BLOCK_BUCKETS][BLOCK_WAYS];
+static struct depot_entry depot[DEPOT_SLOTS];
+
+static inline uint32_t bucket_of(uintptr_t p)
+{
+	/* Blocks are 16-byte aligned: drop those bits, then mix. */
+	uint64_t h = (uint64_t)(p >> 4) * 0x9e3779b97f4a7c15ULL;
+	return (uint32_t)(h >> 50) & (BLOCK_BUCKETS - 1);
+}
+
+/* Not memcpy: the runtime's memcpy is the program's, which checks its
+ * caller's accesses (intercept.c), and these are the runtime's own. */
+static void copy_pcs(uintptr_t *dst, const uintptr_t *src, int n)
+{
+	for (int i = 0; i < n; i++)
+		dst[i] = src[i];
+}
+
+static uint32_t depot_put(const uintptr_t *pcs, int n)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	for (int i = 0; i < n; i++)
+		h = (h ^ pcs[i]) * 0x100000001b3ULL;
+	h |= 1;
+	for (uint32_t i = 0, at = (uint32_t)(h >> 20) & (DEPOT_SLOTS - 1); i < 16; i++) {
+		struct depot_entry *e = &depot[(at + i) & (DEPOT_SLOTS - 1)];
+		uint64_t cur = atomic_load_explicit(&e->hash, memory_order_acquire);
+		if (cur == 0) {
+			if (!atomic_compare_exchange_strong(&e->hash, &cur, h) && cur != h)
+				continue;
+			if (cur == 0) { /* ours: fill it */
+				e->n = n;
+				copy_pcs(e->pcs, pcs, n);
+				atomic_store_explicit(&e->ready, 1, memory_order_release);
+			}
+			return (uint32_t)((at + i) & (DEPOT_SLOTS - 1)) + 1;
+		}
+		if (cur == h)
+			return (uint32_t)((at + i) & (DEPOT_SLOTS - 1)) + 1;
+	}
+	return 0; /* depot full here: the block is kept without a stack */
+}
+
+void ucsan_heap_block_add(uintptr_t start, size_t size, const uintptr_t *pcs, int npcs)
+{
+	if (!start)
+		return;
+	struct block *b = blocks[bucket_of(start)];
+	struct block *use = NULL;
+	for (int i = 0; i < BLOCK_WAYS; i++) {
+		uintptr_t cur = atomic_load_explicit(&b[i].start, memory_order_relaxed);
+		if (cur == start || cur == 0) {
+			use = &b[i];
+			break;
+		}
+	}
+	/* A full bucket: some record goes, chosen by the address. */
+	if (!use)
+		use = &b[(start >> 4) & (BLOCK_WAYS - 1)];
+	atomic_store_explicit(&use->start, 0, memory_order_relaxed);
+	use->size_lo = size > UINT32_MAX ? UINT32_MAX : (uint32_t)size;
+	use->tid = ucsan_ctx_tls.tid ? ucsan_ctx_tls.tid : ucsan_gettid();
+	use->stack = npcs > 0 ? depot_put(pcs, npcs) : 0;
+	atomic_store_explicit(&use->start, start, memory_order_release);
+}
+
+void ucsan_heap_block_remove(uintptr_t start)
+{
+	if (!start)
+		return;
+	struct block *b = blocks[bucket_of(start)];
+	for (int i = 0; i < BLOCK_WAYS; i++) {
+		uintptr_t cur = start;
+		if (atomic_compare_exchange_strong_explicit(&b[i].start, &cur, 0, memory_order_relaxed,
+							    memory_order_relaxed))
+			return;
+	}
+}
+
+bool ucsan_heap_block_find(uintptr_t addr, struct ucsan_heap_block *out)
+{
+	uintptr_t best = 0;
+	for (int i = 0; i < BLOCK_BUCKETS; i++) {
+		for (int w = 0; w < BLOCK_WAYS; w++) {
+			const struct block *b = &blocks[i][w];
+			const uintptr_t start = atomic_load_explicit(&b->start, memory_order_acquire);
+			if (!start || start > addr || start <= best)
+				continue;
+			const size_t size = b->size_lo;
+			if (addr - start >= (size ? size : 1))
+				continue;
+			best = start;
+			out->start = start;
+			out->size = size;
+			out->tid = b->tid;
+			out->npcs = 0;
+			const uint32_t s = b->stack;
+			if (s && s <= DEPOT_SLOTS && atomic_load_explicit(&depot[s - 1].ready, memory_order_acquire)) {
+				out->npcs = depot[s - 1].n;
+				copy_pcs(out->pcs, depot[s - 1].pcs, out->npcs);
+			}
+		}
+	}
+	return best != 0;
+}
