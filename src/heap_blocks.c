@@ -95,7 +95,10 @@ void ucsan_heap_block_add(uintptr_t start, size_t size, const uintptr_t *pcs, in
 		use = &b[(start >> 4) & (BLOCK_WAYS - 1)];
 	atomic_store_explicit(&use->start, 0, memory_order_relaxed);
 	use->size_lo = size > UINT32_MAX ? UINT32_MAX : (uint32_t)size;
-	use->tid = ucsan_ctx_tls.tid ? ucsan_ctx_tls.tid : ucsan_gettid();
+	/* No system call here: a thread that never entered the runtime has
+	 * its id in its thread record only. */
+	const struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	use->tid = ctx->tid ? ctx->tid : ctx->thread_info ? ctx->thread_info->tid : 0;
 	use->stack = npcs > 0 ? depot_put(pcs, npcs) : 0;
 	atomic_store_explicit(&use->start, start, memory_order_release);
 }

@@ -2,8 +2,8 @@
 /*
  * The allocation functions, interposed so that a report on heap memory can
  * say which block it is and who allocated it (heap_blocks.c). Each one does
- * exactly what it replaces -- glibc's own entry (__libc_malloc ...) or the
- * next definition (dlsym RTLD_NEXT) does the work, with the same arguments,
+ * exactly what it replaces -- the next definition (dlsym RTLD_NEXT: glibc's,
+ * or an allocator library's) does the work, with the same arguments,
  * results and errno -- and then records or forgets the block.
  *
  * heap_stacks=1 adds a short allocation stack, walked along the frame
@@ -24,14 +24,6 @@
 #include <unistd.h>
 
 #include "internal.h"
-
-extern void *__libc_malloc(size_t);
-extern void *__libc_calloc(size_t, size_t);
-extern void *__libc_realloc(void *, size_t);
-extern void __libc_free(void *);
-extern void *__libc_memalign(size_t, size_t);
-extern void *__libc_valloc(size_t);
-extern void *__libc_pvalloc(size_t);
 
 /* The return addresses above this function's caller, along the frame
  * pointer chain, while it stays inside the thread's stack. */
@@ -123,29 +115,124 @@ static ALWAYS_INLINE void untrack(void *p)
 		ucsan_heap_block_remove((uintptr_t)p);
 }
 
+/*
+ * The allocator that would serve the program without ucsan: the next
+ * definition after ours (glibc's, or an allocator library such as jemalloc
+ * linked after libucsan, whose blocks must never reach glibc's free). Found
+ * on first use; dlsym allocates while it looks, and that is served from a
+ * small static arena whose blocks free() ignores.
+ */
+static struct {
+	void *(*malloc)(size_t);
+	void (*free)(void *);
+	void *(*calloc)(size_t, size_t);
+	void *(*realloc)(void *, size_t);
+	void *(*memalign)(size_t, size_t);
+	void *(*valloc)(size_t);
+	void *(*pvalloc)(size_t);
+	int (*posix_memalign)(void **, size_t, size_t);
+	void *(*aligned_alloc)(size_t, size_t);
+} real;
+static _Atomic int resolved;
+static __thread int resolving __attribute__((tls_model("initial-exec")));
+
+static _Alignas(16) unsigned char arena[64 * 1024];
+static _Atomic size_t arena_used;
+
+/* 16 bytes of header (the size) before each block, 16-byte aligned. */
+static void *arena_alloc(size_t size)
+{
+	const size_t need = 16 + ((size + 15) & ~(size_t)15);
+	const size_t at = atomic_fetch_add(&arena_used, need);
+	if (size > sizeof(arena) || at + need > sizeof(arena))
+		return NULL;
+	*(size_t *)(void *)&arena[at] = size;
+	return &arena[at + 16];
+}
+
+static bool in_arena(const void *p)
+{
+	return (const unsigned char *)p >= arena && (const unsigned char *)p < arena + sizeof(arena);
+}
+
+#define RESOLVE(name) real.name = (__typeof__(real.name))dlsym(RTLD_NEXT, #name)
+
+static NOINLINE bool resolve(void)
+{
+	if (atomic_load_explicit(&resolved, memory_order_acquire))
+		return true;
+	if (resolving)
+		return false;
+	resolving = 1;
+	RESOLVE(malloc);
+	RESOLVE(free);
+	RESOLVE(calloc);
+	RESOLVE(realloc);
+	RESOLVE(memalign);
+	RESOLVE(valloc);
+	RESOLVE(pvalloc);
+	RESOLVE(posix_memalign);
+	RESOLVE(aligned_alloc);
+	resolving = 0;
+	if (!real.malloc || !real.free || !real.calloc || !real.realloc) {
+		static const char msg[] = "UCSAN: error: no malloc after libucsan.so in the process\n";
+		ucsan_write_fd(STDERR_FILENO, msg, sizeof(msg) - 1);
+		abort();
+	}
+	atomic_store_explicit(&resolved, 1, memory_order_release);
+	return true;
+}
+
+static ALWAYS_INLINE bool ready(void)
+{
+	return likely(atomic_load_explicit(&resolved, memory_order_acquire)) || resolve();
+}
+
 UCSAN_EXPORT void *malloc(size_t size)
 {
-	void *p = __libc_malloc(size);
+	if (!ready())
+		return arena_alloc(size);
+	void *p = real.malloc(size);
 	track(p, size);
 	return p;
 }
 
 UCSAN_EXPORT void free(void *p)
 {
+	if (!p || in_arena(p))
+		return;
 	untrack(p);
-	__libc_free(p);
+	if (ready())
+		real.free(p);
 }
 
 UCSAN_EXPORT void *calloc(size_t n, size_t size)
 {
-	void *p = __libc_calloc(n, size);
+	if (!ready()) {
+		size_t bytes;
+		return __builtin_mul_overflow(n, size, &bytes) ? NULL : arena_alloc(bytes); /* zeroed: static */
+	}
+	void *p = real.calloc(n, size);
 	track(p, n * size);
 	return p;
 }
 
 UCSAN_EXPORT void *realloc(void *old, size_t size)
 {
-	void *p = __libc_realloc(old, size);
+	if (!ready() || in_arena(old)) {
+		/* An arena block moves to the real allocator (or, while still
+		 * resolving, to a new arena block). */
+		void *p = ready() ? malloc(size) : arena_alloc(size);
+		if (p && old) {
+			const size_t had = *(const size_t *)(const void *)((const unsigned char *)old - 16);
+			const unsigned char *s = old;
+			unsigned char *d = p;
+			for (size_t i = 0; i < (had < size ? had : size); i++)
+				d[i] = s[i];
+		}
+		return p;
+	}
+	void *p = real.realloc(old, size);
 	/* Failed: the old block lives on. realloc(p, 0) freed it. */
 	if (p || (old && size == 0))
 		untrack(old);
@@ -163,55 +250,27 @@ UCSAN_EXPORT void *reallocarray(void *old, size_t n, size_t size)
 	return realloc(old, bytes);
 }
 
-UCSAN_EXPORT void *memalign(size_t align, size_t size)
-{
-	void *p = __libc_memalign(align, size);
-	track(p, size);
-	return p;
-}
-
-UCSAN_EXPORT void *valloc(size_t size)
-{
-	void *p = __libc_valloc(size);
-	track(p, size);
-	return p;
-}
-
-UCSAN_EXPORT void *pvalloc(size_t size)
-{
-	void *p = __libc_pvalloc(size);
-	track(p, size);
-	return p;
-}
-
-/* Functions glibc has no __libc_ name for: the next definition. */
-static void *next_fn(void **cache, const char *name)
-{
-	void *f = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
-	if (!f) {
-		f = dlsym(RTLD_NEXT, name);
-		__atomic_store_n(cache, f, __ATOMIC_RELEASE);
+/* The aligned ones: never needed while resolving. */
+#define ALIGNED(ret, name, params, args, size)                    \
+	UCSAN_EXPORT ret name params                              \
+	{                                                         \
+		if (!ready() || !real.name)                       \
+			return NULL;                              \
+		void *p = real.name args;                         \
+		track(p, size);                                   \
+		return p;                                         \
 	}
-	return f;
-}
+ALIGNED(void *, memalign, (size_t align, size_t size), (align, size), size)
+ALIGNED(void *, valloc, (size_t size), (size), size)
+ALIGNED(void *, pvalloc, (size_t size), (size), size)
+ALIGNED(void *, aligned_alloc, (size_t align, size_t size), (align, size), size)
 
 UCSAN_EXPORT int posix_memalign(void **out, size_t align, size_t size)
 {
-	static void *real;
-	int (*f)(void **, size_t, size_t) = (int (*)(void **, size_t, size_t))next_fn(&real, "posix_memalign");
-	if (!f)
+	if (!ready() || !real.posix_memalign)
 		return ENOMEM;
-	const int r = f(out, align, size);
+	const int r = real.posix_memalign(out, align, size);
 	if (r == 0)
 		track(*out, size);
 	return r;
-}
-
-UCSAN_EXPORT void *aligned_alloc(size_t align, size_t size)
-{
-	static void *real;
-	void *(*f)(size_t, size_t) = (void *(*)(size_t, size_t))next_fn(&real, "aligned_alloc");
-	void *p = f ? f(align, size) : NULL;
-	track(p, size);
-	return p;
 }

@@ -281,6 +281,7 @@ struct ucsan_location {
 	int tid;          /* TLS and stack: the owner */
 	char decl_file[256]; /* a global's declaration, from DWARF ("" if unknown) */
 	int decl_line;
+	char frame[128];     /* LOC_STACK: the function whose local it is ("" if unknown) */
 	bool heap_block;     /* LOC_HEAP/LOC_ANON: block is a recorded heap block */
 	struct ucsan_heap_block block;
 };
@@ -443,6 +444,9 @@ void ucsan_output_init(void);
 #define UCSAN_MAX_STACK 64
 /* Captures return addresses of the caller's stack, runtime frames removed. */
 int ucsan_stack_capture(uintptr_t *pcs, int max);
+/* The frame of the calling thread that holds addr (a local variable): an
+ * address inside its function, and its call frame address. */
+bool ucsan_stack_frame_of(uintptr_t addr, uintptr_t *pc, uintptr_t *cfa);
 bool ucsan_pc_in_runtime(uintptr_t pc);
 /* The program's own entry points (ucsan-entry.o), runtime frames too. */
 void ucsan_stacktrace_add_entry_text(uintptr_t start, uintptr_t end);

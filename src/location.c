@@ -187,7 +187,14 @@ void ucsan_format_location(char *buf, size_t len, uintptr_t addr, const struct u
 			snprintf(buf, len, "thread-local of thread %d", loc.tid);
 		break;
 	case LOC_STACK:
-		snprintf(buf, len, "stack of thread %d", loc.tid);
+		if (loc.name[0] && loc.decl_file[0])
+			snprintf(buf, len, "stack of thread %d: '%s' of size %zu at +0x%lx in frame %s (%s:%d)", loc.tid,
+				 loc.name, loc.size, off, loc.frame, ucsan_display_path(loc.decl_file), loc.decl_line);
+		else if (loc.name[0])
+			snprintf(buf, len, "stack of thread %d: '%s' of size %zu at +0x%lx in frame %s", loc.tid,
+				 loc.name, loc.size, off, loc.frame);
+		else
+			snprintf(buf, len, "stack of thread %d", loc.tid);
 		break;
 	case LOC_GLOBAL:
 		if (loc.decl_file[0])

@@ -29,6 +29,9 @@ struct access_info {
 	uintptr_t ip; /* for scoped checks: where the scope was opened */
 	bool in_signal; /* made by a signal handler that interrupted the thread */
 	int omp_thread; /* the OpenMP thread number in a parallel region, or -1 */
+	/* An access to the thread's own stack: the frame holding the address
+	 * (an address in its function, its call frame address), or 0. */
+	uintptr_t frame_pc, frame_cfa;
 };
 
 enum { INFO_EMPTY, INFO_FILLING, INFO_READY };
@@ -389,6 +392,10 @@ static void fill_access_info(struct access_info *ai, const volatile void *ptr, s
 	ai->ip = ip;
 	ai->in_signal = false;
 	ai->omp_thread = ucsan_omp_thread();
+	ai->frame_pc = ai->frame_cfa = 0;
+	const struct ucsan_thread_info *t = ucsan_ctx_tls.thread_info;
+	if (t && (uintptr_t)ptr >= t->stack_lo && (uintptr_t)ptr < t->stack_hi)
+		ucsan_stack_frame_of((uintptr_t)ptr, &ai->frame_pc, &ai->frame_cfa);
 	ai->tid = ucsan_ctx_tls.tid;
 	ai->cpu = ucsan_getcpu();
 }
@@ -423,6 +430,25 @@ static void fill_thread(struct ucsan_report_thread *r, int tid)
 	memcpy(r->pcs, t->pcs, (size_t)t->npcs * sizeof(t->pcs[0]));
 }
 
+/* A stack location made by its owner: which local variable, in which
+ * frame, from DWARF and the frame the owning access found. */
+static void name_stack_var(struct ucsan_location *loc, uintptr_t addr, const struct access_info *ai,
+			   const struct access_info *oai)
+{
+	const struct access_info *own = ai->tid == loc->tid && ai->frame_cfa ? ai
+				      : oai && oai->tid == loc->tid && oai->frame_cfa ? oai
+											: NULL;
+	struct ucsan_stack_var v;
+	if (!own || !ucsan_stack_var(own->frame_pc, own->frame_cfa, addr, &v))
+		return;
+	snprintf(loc->name, sizeof(loc->name), "%s", v.name);
+	snprintf(loc->frame, sizeof(loc->frame), "%s", v.function);
+	snprintf(loc->decl_file, sizeof(loc->decl_file), "%s", v.decl_file);
+	loc->decl_line = v.decl_line;
+	loc->start = v.start;
+	loc->size = v.size;
+}
+
 static void fill_desc(const struct access_info *ai, const struct access_info *oai, const uintptr_t *pcs, int npcs,
 		      const uintptr_t *opcs, int onpcs)
 {
@@ -432,6 +458,8 @@ static void fill_desc(const struct access_info *ai, const struct access_info *oa
 		fill_mop(&desc.mops[desc.nmops++], oai, opcs, onpcs);
 	fill_mop(&desc.mops[desc.nmops++], ai, pcs, npcs);
 	ucsan_locate((uintptr_t)ai->ptr, &desc.loc);
+	if (desc.loc.kind == LOC_STACK)
+		name_stack_var(&desc.loc, (uintptr_t)ai->ptr, ai, oai);
 	desc.nthreads = 0;
 	if (oai)
 		fill_thread(&desc.threads[desc.nthreads++], oai->tid);

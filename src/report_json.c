@@ -130,6 +130,8 @@ static void json_location(struct sbuf *sb, const struct report_view *v)
 		json_field_str(sb, "decl_file", ucsan_display_path(l->decl_file));
 		ucsan_sb_printf(sb, ",\"decl_line\":%d", l->decl_line);
 	}
+	if (l->frame[0])
+		json_field_str(sb, "frame", l->frame);
 	if (l->heap_block) {
 		ucsan_sb_printf(sb, ",\"allocated_by\":%d", l->block.tid);
 		json_frames(sb, "allocated_at", l->block.pcs, l->block.npcs);

@@ -86,3 +86,42 @@ int ucsan_stack_capture(uintptr_t *pcs, int max)
 	_Unwind_Backtrace(unwind_one, &st);
 	return st.n;
 }
+
+/*
+ * Which of the calling thread's frames holds addr. In the unwinder's walk
+ * the context of a frame reports its pc and the CFA of its callee (its own
+ * stack pointer at the call): a frame spans from that CFA up to the next
+ * context's. So the frame is the last one whose callee's CFA is at or
+ * below addr, and its own CFA is the next context's.
+ */
+struct frame_lookup {
+	uintptr_t addr, prev_pc, pc, cfa;
+};
+
+static _Unwind_Reason_Code frame_one(struct _Unwind_Context *uc, void *arg)
+{
+	struct frame_lookup *l = arg;
+	int before_insn = 0;
+	const uintptr_t pc = (uintptr_t)_Unwind_GetIPInfo(uc, &before_insn);
+	const uintptr_t cfa = (uintptr_t)_Unwind_GetCFA(uc);
+	if (!pc || before_insn)
+		return _URC_END_OF_STACK; /* a signal frame: the rest is not ours */
+	if (cfa > l->addr) {
+		if (l->prev_pc && !ucsan_pc_in_runtime(l->prev_pc)) {
+			l->pc = l->prev_pc - 1; /* inside the call instruction */
+			l->cfa = cfa;
+		}
+		return _URC_END_OF_STACK;
+	}
+	l->prev_pc = pc;
+	return _URC_NO_REASON;
+}
+
+bool ucsan_stack_frame_of(uintptr_t addr, uintptr_t *pc, uintptr_t *cfa)
+{
+	struct frame_lookup l = { addr, 0, 0, 0 };
+	_Unwind_Backtrace(frame_one, &l);
+	*pc = l.pc;
+	*cfa = l.cfa;
+	return l.pc != 0;
+}

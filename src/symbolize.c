@@ -615,3 +615,103 @@ bool ucsan_data_decl(uintptr_t var_start, char *file, size_t flen, int *line)
 	leave();
 	return found;
 }
+
+/* The frame base of a function, from its call frame address: the CFA
+ * itself (gcc: DW_OP_call_frame_cfa), or on x86-64 the frame pointer
+ * (clang: DW_OP_reg6), which ucsan-cc's -fno-omit-frame-pointer puts 16
+ * bytes below the CFA (return address, saved rbp). */
+static bool frame_base(Dwarf_Die *subprog, uintptr_t cfa, uintptr_t *base)
+{
+	Dwarf_Attribute a;
+	Dwarf_Op *expr;
+	size_t len;
+	if (!dwarf_attr(subprog, DW_AT_frame_base, &a) || dwarf_getlocation(&a, &expr, &len) != 0 || len != 1)
+		return false;
+	if (expr[0].atom == DW_OP_call_frame_cfa) {
+		*base = cfa;
+		return true;
+	}
+#if defined(__x86_64__)
+	if (expr[0].atom == DW_OP_reg6) {
+		*base = cfa - 16;
+		return true;
+	}
+#endif
+	return false;
+}
+
+/* Among the variables and parameters directly under scope, the one whose
+ * memory at pc (DW_OP_fbreg from the frame base) holds addr. */
+static bool var_in_scope(Dwarf_Die *scope, Dwarf_Addr pc, uintptr_t base, uintptr_t addr, Dwarf_Die *out,
+			 uintptr_t *start, size_t *size)
+{
+	Dwarf_Die c;
+	if (dwarf_child(scope, &c) != 0)
+		return false;
+	do {
+		const int tag = dwarf_tag(&c);
+		if (tag != DW_TAG_variable && tag != DW_TAG_formal_parameter)
+			continue;
+		Dwarf_Attribute a;
+		Dwarf_Op *expr;
+		size_t len;
+		if (!dwarf_attr(&c, DW_AT_location, &a) || dwarf_getlocation_addr(&a, pc, &expr, &len, 1) != 1 ||
+		    len != 1 || expr[0].atom != DW_OP_fbreg)
+			continue;
+		Dwarf_Die type;
+		Dwarf_Word bytes = 0;
+		if (!dwarf_attr_integrate(&c, DW_AT_type, &a) || !dwarf_formref_die(&a, &type) ||
+		    dwarf_aggregate_size(&type, &bytes) != 0 || bytes == 0)
+			bytes = 1;
+		const uintptr_t at = base + (uintptr_t)(Dwarf_Sword)expr[0].number;
+		if (addr >= at && addr - at < bytes) {
+			*out = c;
+			*start = at;
+			*size = (size_t)bytes;
+			return true;
+		}
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return false;
+}
+
+bool ucsan_stack_var(uintptr_t pc, uintptr_t cfa, uintptr_t addr, struct ucsan_stack_var *v)
+{
+	bool found = false;
+	if (!enter())
+		return false;
+	Dwfl_Module *mod = find_module(pc);
+	Dwarf_Addr dwbias = 0;
+	Dwarf_Die *cu = mod ? find_cu(mod, pc, &dwbias) : NULL;
+	Dwarf_Die chain[MAX_DEPTH], var;
+	const int n = cu ? find_scopes(cu, pc - dwbias, chain, 0) : 0;
+	/* The frame base belongs to the real function, the outermost scope. */
+	int fn = -1;
+	for (int i = 0; i < n && fn < 0; i++)
+		if (dwarf_tag(&chain[i]) == DW_TAG_subprogram)
+			fn = i;
+	uintptr_t base;
+	if (fn >= 0 && frame_base(&chain[fn], cfa, &base)) {
+		for (int i = n - 1; i >= fn && !found; i--) {
+			if (!var_in_scope(&chain[i], pc - dwbias, base, addr, &var, &v->start, &v->size))
+				continue;
+			/* Named after the innermost function around it (an
+			 * inlined one, if it lives there). */
+			int owner = i;
+			while (owner > fn && dwarf_tag(&chain[owner]) != DW_TAG_inlined_subroutine)
+				owner--;
+			struct sbuf b = { v->name, sizeof(v->name) };
+			struct sbuf fb = { v->function, sizeof(v->function) };
+			found = die_name(&b, &var) != NULL;
+			if (!die_name(&fb, &chain[owner]))
+				v->function[0] = '\0';
+			const char *f = dwarf_decl_file(&var);
+			Dwarf_Attribute a;
+			struct sbuf pb = { v->decl_file, sizeof(v->decl_file) };
+			if (!f || dwarf_decl_line(&var, &v->decl_line) != 0 ||
+			    !put_path(&pb, f, dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &a))))
+				v->decl_file[0] = '\0';
+		}
+	}
+	leave();
+	return found;
+}

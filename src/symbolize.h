@@ -48,6 +48,17 @@ bool ucsan_data_symbol(uintptr_t addr, char *name, size_t nlen, uintptr_t *start
  * line. */
 bool ucsan_data_decl(uintptr_t var_start, char *file, size_t flen, int *line);
 
+/* The local variable or parameter whose memory holds addr, in the frame
+ * of the code at pc (an address inside the function: a return address
+ * minus one) whose call frame address is cfa. */
+struct ucsan_stack_var {
+	char name[128], function[128], decl_file[256];
+	int decl_line;
+	uintptr_t start;
+	size_t size;
+};
+bool ucsan_stack_var(uintptr_t pc, uintptr_t cfa, uintptr_t addr, struct ucsan_stack_var *v);
+
 /* The TLS variable at `offset` in the TLS block of the module mapped at
  * module_addr (any address inside it): its name, offset and size. */
 bool ucsan_tls_symbol(uintptr_t module_addr, uintptr_t offset, char *name, size_t nlen, uintptr_t *start,
