@@ -37,11 +37,14 @@ struct depot_entry {
 static struct block blocks[BLOCK_BUCKETS][BLOCK_WAYS];
 static struct depot_entry depot[DEPOT_SLOTS];
 
+/* Neighbouring blocks (malloc's smallest chunk is 32 bytes) go to
+ * neighbouring buckets: a thread that allocates and frees blocks near each
+ * other keeps touching the same lines of the table. Blocks 512 KiB apart
+ * share a bucket and its ways; the higher bits are folded in so that
+ * arenas at the same offsets do not all meet there. */
 static inline uint32_t bucket_of(uintptr_t p)
 {
-	/* Blocks are 16-byte aligned: drop those bits, then mix. */
-	uint64_t h = (uint64_t)(p >> 4) * 0x9e3779b97f4a7c15ULL;
-	return (uint32_t)(h >> 50) & (BLOCK_BUCKETS - 1);
+	return (uint32_t)((p >> 5) ^ (p >> 19) * 7) & (BLOCK_BUCKETS - 1);
 }
 
 /* Not memcpy: the runtime's memcpy is the program's, which checks its
@@ -108,11 +111,14 @@ void ucsan_heap_block_remove(uintptr_t start)
 	if (!start)
 		return;
 	struct block *b = blocks[bucket_of(start)];
+	/* A plain store, no locked instruction: were the way taken over by
+	 * another block in between (an eviction), that record is lost, which
+	 * only costs a report its allocation line. */
 	for (int i = 0; i < BLOCK_WAYS; i++) {
-		uintptr_t cur = start;
-		if (atomic_compare_exchange_strong_explicit(&b[i].start, &cur, 0, memory_order_relaxed,
-							    memory_order_relaxed))
+		if (atomic_load_explicit(&b[i].start, memory_order_relaxed) == start) {
+			atomic_store_explicit(&b[i].start, 0, memory_order_relaxed);
 			return;
+		}
 	}
 }
 
