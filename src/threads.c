@@ -2,8 +2,18 @@
 /*
  * Thread lifecycle: pthread_create is interposed to count the threads alive
  * (a lone thread races with nobody, so nothing is watched then) and to see
- * each new thread start and end. The count falls when a thread ends, by
- * returning or by pthread_exit, through a key destructor.
+ * each new thread start and end.
+ *
+ * The end is seen without a pthread key (the program may need all
+ * PTHREAD_KEYS_MAX of them): the trampoline that runs the start routine
+ * also sees pthread_exit() and cancellation, which unwind through it, as a
+ * cleanup handler. A thread that registers thread_local destructors
+ * (__cxa_thread_atexit_impl, interposed) ends after them instead, as a
+ * destructor registered just before its first: the count falls after the
+ * program's last instrumented code there. Registering one at every thread
+ * start would order better but takes the loader's lock, and a thread made
+ * by a constructor of a library being dlopen()ed, which the constructor
+ * waits for, would never get it.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -24,13 +34,13 @@ struct thread_start {
 	uintptr_t pcs[UCSAN_CREATE_STACK];
 };
 
-static pthread_key_t exit_key;
-static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
+/* Where this thread is in its ending. */
+enum { EXIT_NONE, EXIT_PENDING, EXIT_DEFERRED };
+static __thread int exit_state;
 
 /* Runs when the thread ends, before its TLS goes away. */
-static void thread_exit(void *unused)
+static void thread_exit(void)
 {
-	(void)unused;
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
 	ucsan_value_check_run(ctx, true);
 	ucsan_sites_release(ctx);
@@ -38,10 +48,24 @@ static void thread_exit(void *unused)
 	atomic_fetch_sub_explicit(&ucsan_live_threads, 1, memory_order_relaxed);
 }
 
-static void make_exit_key(void)
+/* The start routine returned, or pthread_exit()/cancellation unwound it. */
+static void exit_cleanup(void *unused)
 {
-	if (pthread_key_create(&exit_key, thread_exit) != 0)
-		exit_key = (pthread_key_t)-1;
+	(void)unused;
+	if (exit_state == EXIT_PENDING) {
+		exit_state = EXIT_NONE;
+		thread_exit();
+	}
+}
+
+/* After the thread's thread_local destructors. */
+static void exit_deferred(void *unused)
+{
+	(void)unused;
+	if (exit_state == EXIT_DEFERRED) {
+		exit_state = EXIT_NONE;
+		thread_exit();
+	}
 }
 
 static void *thread_trampoline(void *p)
@@ -49,11 +73,37 @@ static void *thread_trampoline(void *p)
 	struct thread_start ts = *(struct thread_start *)p;
 	free(p);
 	ucsan_thread_info_register(ts.creator, ts.pcs, ts.npcs);
-	/* Any non-NULL value makes the destructor run. */
-	if (exit_key == (pthread_key_t)-1 || pthread_setspecific(exit_key, &exit_key) != 0)
-		atomic_fetch_sub_explicit(&ucsan_live_threads, 1, memory_order_relaxed);
-	return ts.start(ts.arg);
+	exit_state = EXIT_PENDING;
+	void *ret;
+	pthread_cleanup_push(exit_cleanup, NULL);
+	ret = ts.start(ts.arg);
+	pthread_cleanup_pop(1);
+	return ret;
 }
+
+#ifdef __GLIBC__
+typedef int (*thread_atexit_fn)(void (*)(void *), void *, void *);
+extern void *__dso_handle __attribute__((visibility("hidden")));
+
+/* What C++ thread_local destructors are registered with (libstdc++ and
+ * libc++ call it). */
+UCSAN_EXPORT int __cxa_thread_atexit_impl(void (*dtor)(void *), void *obj, void *dso)
+{
+	static thread_atexit_fn real;
+	thread_atexit_fn f = __atomic_load_n(&real, __ATOMIC_ACQUIRE);
+	if (!f) {
+		f = (thread_atexit_fn)dlsym(RTLD_NEXT, "__cxa_thread_atexit_impl");
+		if (!f)
+			return -1;
+		__atomic_store_n(&real, f, __ATOMIC_RELEASE);
+	}
+	/* Destructors run last registered first: ours, registered before the
+	 * thread's first, runs after its last. */
+	if (exit_state == EXIT_PENDING && f(exit_deferred, NULL, &__dso_handle) == 0)
+		exit_state = EXIT_DEFERRED;
+	return f(dtor, obj, dso);
+}
+#endif
 
 static int (*real_create)(pthread_t *, const pthread_attr_t *, start_fn, void *);
 
@@ -67,7 +117,6 @@ UCSAN_EXPORT int pthread_create(pthread_t *t, const pthread_attr_t *a, start_fn 
 											   __ATOMIC_ACQUIRE);
 	if (!f)
 		return EAGAIN;
-	pthread_once(&exit_key_once, make_exit_key);
 	struct thread_start *ts = malloc(sizeof(*ts));
 	if (!ts)
 		return EAGAIN;

@@ -25,9 +25,10 @@ run_suite sh tests/fuzz/run.sh 60
 # The kernel's KCSAN test suite, ported, the weak-memory tests, the
 # many-thread scale tests, the one-shot corpus (one realistic race per
 # program, found in one short run; tests/oneshot/measure.sh compares the
-# detection rates with ThreadSanitizer's) and the JSON reports: same harness,
-# their own directories.
-for d in kcsan weak_memory scale oneshot report; do
+# detection rates with ThreadSanitizer's), the JSON reports and the checks
+# that interposed functions and atomic entry points behave exactly like the
+# originals: same harness, their own directories.
+for d in kcsan weak_memory scale oneshot report interpose; do
 	[ -d tests/$d ] && run_suite env E2E_DIR=tests/$d E2E_SUITE=$d sh tests/e2e/run.sh
 done
 
