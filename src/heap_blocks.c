@@ -80,6 +80,30 @@ static uint32_t depot_put(const uintptr_t *pcs, int n)
 	return 0; /* depot full here: the block is kept without a stack */
 }
 
+/* The thread's last stack and its depot entry: a thread allocating in a
+ * loop allocates from one place, and skips the depot's lookup. */
+static __thread struct {
+	int n;
+	uint32_t id;
+	uintptr_t pcs[UCSAN_HEAP_STACK];
+} last_stack __attribute__((tls_model("initial-exec")));
+
+static uint32_t stack_id(const uintptr_t *pcs, int n)
+{
+	if (n == last_stack.n && last_stack.id) {
+		int i = 0;
+		while (i < n && pcs[i] == last_stack.pcs[i])
+			i++;
+		if (i == n)
+			return last_stack.id;
+	}
+	const uint32_t id = depot_put(pcs, n);
+	last_stack.n = n;
+	last_stack.id = id;
+	copy_pcs(last_stack.pcs, pcs, n);
+	return id;
+}
+
 void ucsan_heap_block_add(uintptr_t start, size_t size, const uintptr_t *pcs, int npcs)
 {
 	if (!start)
@@ -102,7 +126,7 @@ void ucsan_heap_block_add(uintptr_t start, size_t size, const uintptr_t *pcs, in
 	 * its id in its thread record only. */
 	const struct ucsan_ctx *ctx = &ucsan_ctx_tls;
 	use->tid = ctx->tid ? ctx->tid : ctx->thread_info ? ctx->thread_info->tid : 0;
-	use->stack = npcs > 0 ? depot_put(pcs, npcs) : 0;
+	use->stack = npcs > 0 ? stack_id(pcs, npcs) : 0;
 	atomic_store_explicit(&use->start, start, memory_order_release);
 }
 

@@ -48,6 +48,11 @@ int main(void)
 				!strcmp(ucsan_opts.strip_path_prefix, "/src/"));
 	CHECK("quoted_string", parse("log_path='/tmp/a b:c'") && !strcmp(ucsan_opts.log_path, "/tmp/a b:c"));
 	CHECK("last_wins", parse("skip_watch=1:skip_watch=2") && ucsan_opts.skip_watch == 2);
+	CHECK("report_format", parse("report_format=json") && !strcmp(ucsan_opts.report_format, "json") &&
+				       parse("report_format=both") && parse("report_format=text") &&
+				       !parse("report_format=xml") && strstr(err, "report_format"));
+	CHECK("heap_stacks", parse("heap_stacks=0") && !ucsan_opts.heap_stacks && parse("heap_stacks=1") &&
+				     ucsan_opts.heap_stacks);
 	CHECK("unknown_key", !parse("nonsense=1") && strstr(err, "unknown option 'nonsense'"));
 	CHECK("bad_int", !parse("skip_watch=abc") && strstr(err, "'abc'") && strstr(err, "skip_watch"));
 	CHECK("trailing_garbage", !parse("skip_watch=12x") && strstr(err, "skip_watch"));
