@@ -539,27 +539,32 @@ static bool find_var_die(Dwarf_Die *parent, Dwarf_Addr want, Dwarf_Die *out, int
 	return false;
 }
 
+/* Where the DIE of cu is declared: file (joined to the compilation
+ * directory) and line. */
+static bool decl_of(Dwarf_Die *die, Dwarf_Die *cu, char *file, size_t flen, int *line)
+{
+	const char *f = dwarf_decl_file(die);
+	Dwarf_Attribute fa;
+	Dwarf_Word index = 1;
+	/* DWARF 5 numbers the CU's own file 0, which libdw 0.188 takes for
+	 * "no file": that file is the CU's name. */
+	if (!f && dwarf_formudata(dwarf_attr_integrate(die, DW_AT_decl_file, &fa), &index) == 0 && index == 0)
+		f = dwarf_diename(cu);
+	if (!f || dwarf_decl_line(die, line) != 0)
+		return false;
+	Dwarf_Attribute a;
+	struct sbuf b = { file, flen };
+	return put_path(&b, f, dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &a))) != NULL;
+}
+
 /* The declaration of the variable at var_start of module mod, or false. */
 static bool module_var_decl(Dwfl_Module *mod, uintptr_t var_start, char *file, size_t flen, int *line)
 {
 	Dwarf_Addr bias = 0;
 	Dwarf_Die var;
-	for (Dwarf_Die *cu = NULL; (cu = dwfl_module_nextcu(mod, cu, &bias));) {
-		if (!find_var_die(cu, var_start - bias, &var, 0))
-			continue;
-		const char *f = dwarf_decl_file(&var);
-		Dwarf_Attribute fa;
-		Dwarf_Word index = 1;
-		/* DWARF 5 numbers the CU's own file 0, which libdw 0.188 takes
-		 * for "no file": that file is the CU's name. */
-		if (!f && dwarf_formudata(dwarf_attr_integrate(&var, DW_AT_decl_file, &fa), &index) == 0 && index == 0)
-			f = dwarf_diename(cu);
-		if (!f || dwarf_decl_line(&var, line) != 0)
-			return false;
-		Dwarf_Attribute a;
-		struct sbuf b = { file, flen };
-		return put_path(&b, f, dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &a))) != NULL;
-	}
+	for (Dwarf_Die *cu = NULL; (cu = dwfl_module_nextcu(mod, cu, &bias));)
+		if (find_var_die(cu, var_start - bias, &var, 0))
+			return decl_of(&var, cu, file, flen, line);
 	return false;
 }
 
@@ -704,11 +709,7 @@ bool ucsan_stack_var(uintptr_t pc, uintptr_t cfa, uintptr_t addr, struct ucsan_s
 			found = die_name(&b, &var) != NULL;
 			if (!die_name(&fb, &chain[owner]))
 				v->function[0] = '\0';
-			const char *f = dwarf_decl_file(&var);
-			Dwarf_Attribute a;
-			struct sbuf pb = { v->decl_file, sizeof(v->decl_file) };
-			if (!f || dwarf_decl_line(&var, &v->decl_line) != 0 ||
-			    !put_path(&pb, f, dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &a))))
+			if (!decl_of(&var, cu, v->decl_file, sizeof(v->decl_file), &v->decl_line))
 				v->decl_file[0] = '\0';
 		}
 	}
