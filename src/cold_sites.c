@@ -12,7 +12,8 @@
  * watches a site the first `cold_watches` times it runs it, unless other
  * threads already did `cold_site_limit` times, and sleeps about
  * `cold_udelay` there, from a budget of its own (below).
- * Nothing is watched while the process has one thread.
+ * Nothing is watched while the process has one thread, and a thread that
+ * starts during a write stall runs parked on it (ucsan_sites_attach()).
  *
  * The hot path pays one byte load per access for this: ctx->sites[] is
  * SITE_WARM for every site the thread is done with.
@@ -236,7 +237,8 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	}
 	_Atomic uint8_t *const everyone = process_site(ip);
 	const int limit = (int)ucsan_opts.cold_site_limit;
-	if (limit > 0 && atomic_load_explicit(everyone, memory_order_relaxed) >= (limit < 255 ? limit : 255)) {
+	const uint8_t others = atomic_load_explicit(everyone, memory_order_relaxed);
+	if (limit > 0 && others >= (limit < 255 ? limit : 255)) {
 		*site = SITE_WARM;
 		count_access(ctx, ptr, size, type, ip, true);
 		return;
@@ -250,13 +252,19 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	const int watched = (before & SITE_COUNT) + 1;
 	*site = watched >= times ? SITE_WARM : (uint8_t)((before & SITE_RETRY) | watched);
 	ctx->cold_stalled_ns = 0;
+	/* Claimed while it is watched: the threads that come by meanwhile
+	 * run it as a warm site, so they catch up with the watcher instead
+	 * of stalling beside it. A watch that did not happen, or was cut
+	 * short, gives the claim back. */
+	const bool claimed = others < 255;
+	if (claimed)
+		atomic_fetch_add_explicit(everyone, 1, memory_order_relaxed);
 	atomic_fetch_add(&cold_stalls, 1);
 	const bool watched_now = ucsan_watch(ctx, ptr, size, type, ip, us, true);
 	atomic_fetch_sub(&cold_stalls, 1);
 	end_turn(ctx->cold_turn);
-	/* Counted once it happened; two threads may both take the last one. */
-	if (watched_now && atomic_load_explicit(everyone, memory_order_relaxed) < 255)
-		atomic_fetch_add_explicit(everyone, 1, memory_order_relaxed);
+	if (claimed && (!watched_now || ctx->cold_preempted))
+		atomic_fetch_sub_explicit(everyone, 1, memory_order_relaxed);
 	if (!watched_now) {
 		*site = before;
 		count_access(ctx, ptr, size, type, ip, true);
@@ -339,6 +347,12 @@ void ucsan_sites_attach(struct ucsan_ctx *ctx)
 {
 	uint8_t *t = table_alloc();
 	ctx->sites_off = offset_of_table(t ? t : sites_warm);
+	/* A thread started during a write stall -- its creator's store
+	 * just after pthread_create, likely -- runs parked: it meets that
+	 * watchpoint instead of cutting it short. */
+	const uint32_t seq = atomic_load(&cold_seq);
+	if (seq & 1)
+		ctx->cold_parked = seq;
 }
 
 void ucsan_sites_release(struct ucsan_ctx *ctx)

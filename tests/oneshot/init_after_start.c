@@ -9,13 +9,12 @@
 // first connections may be accepted with no limit at all).
 //
 // TRIES: 12
-// KNOWN-MISS: the store after pthread_create and the new thread's first read are each run once; cold stalls on the way rarely keep them together
 // EXIT: 66
 // EXPECT: ^BUG: UCSAN: data-race in at_capacity / server_start$
 // EXPECT: ^read to 0x[0-9a-f]+ of 4 bytes by thread [0-9]+ on cpu [0-9]+:$
 // EXPECT: ^write to 0x[0-9a-f]+ of 4 bytes by thread [0-9]+ on cpu [0-9]+:$
-// EXPECT-FRAME: ^read to 0x => ^ at_capacity\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*init_after_start\.c:36$
-// EXPECT-FRAME: ^write to 0x => ^ server_start\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*init_after_start\.c:66$
+// EXPECT-FRAME: ^read to 0x => ^ at_capacity\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*init_after_start\.c:35$
+// EXPECT-FRAME: ^write to 0x => ^ server_start\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*init_after_start\.c:65$
 
 #include <pthread.h>
 #include <stdio.h>
