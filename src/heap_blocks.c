@@ -15,17 +15,30 @@
 #define _GNU_SOURCE
 #include "internal.h"
 
-#define BLOCK_BUCKETS 16384 /* x BLOCK_WAYS records of 24 bytes: 1.5 MiB */
+#define BLOCK_BUCKETS 8192 /* x BLOCK_WAYS records of 16 bytes: 512 KiB */
 #define BLOCK_WAYS 4
 #define DEPOT_SLOTS 4096 /* stacks of UCSAN_HEAP_STACK frames: 224 KiB */
 
+/*
+ * A record is 16 bytes, so that the table costs a program little memory
+ * (its pages are touched wherever blocks land): the block's start and its
+ * stack share one word. User-space addresses have 48 bits; the depot
+ * index + 1 (0: none) takes the bits above. A block above 2^48 (5-level
+ * paging) is not recorded.
+ */
+#define KEY_ADDR_BITS 48
+#define KEY_ADDR_MASK ((1ULL << KEY_ADDR_BITS) - 1)
+
 struct block {
-	_Atomic uintptr_t start; /* 0: free */
-	uint32_t size_lo;        /* the size, saturated at 4 GiB - 1 */
+	_Atomic uint64_t key; /* start | (stack << 48); 0: free */
+	uint32_t size_lo;     /* the size, saturated at 4 GiB - 1 */
 	int32_t tid;
-	uint32_t stack;          /* depot index + 1, 0: none */
-	uint32_t pad;
 };
+
+static inline uintptr_t key_start(uint64_t key)
+{
+	return (uintptr_t)(key & KEY_ADDR_MASK);
+}
 
 struct depot_entry {
 	_Atomic uint64_t hash; /* 0: free; then the stack's hash, set once */
@@ -39,7 +52,7 @@ static struct depot_entry depot[DEPOT_SLOTS];
 
 /* Neighbouring blocks (malloc's smallest chunk is 32 bytes) go to
  * neighbouring buckets: a thread that allocates and frees blocks near each
- * other keeps touching the same lines of the table. Blocks 512 KiB apart
+ * other keeps touching the same lines of the table. Blocks 256 KiB apart
  * share a bucket and its ways; the higher bits are folded in so that
  * arenas at the same offsets do not all meet there. */
 static inline uint32_t bucket_of(uintptr_t p)
@@ -106,13 +119,13 @@ static uint32_t stack_id(const uintptr_t *pcs, int n)
 
 void ucsan_heap_block_add(uintptr_t start, size_t size, const uintptr_t *pcs, int npcs)
 {
-	if (!start)
+	if (!start || start > KEY_ADDR_MASK)
 		return;
 	struct block *b = blocks[bucket_of(start)];
 	struct block *use = NULL;
 	for (int i = 0; i < BLOCK_WAYS; i++) {
-		uintptr_t cur = atomic_load_explicit(&b[i].start, memory_order_relaxed);
-		if (cur == start || cur == 0) {
+		uint64_t cur = atomic_load_explicit(&b[i].key, memory_order_relaxed);
+		if (key_start(cur) == start || cur == 0) {
 			use = &b[i];
 			break;
 		}
@@ -120,14 +133,14 @@ void ucsan_heap_block_add(uintptr_t start, size_t size, const uintptr_t *pcs, in
 	/* A full bucket: some record goes, chosen by the address. */
 	if (!use)
 		use = &b[(start >> 4) & (BLOCK_WAYS - 1)];
-	atomic_store_explicit(&use->start, 0, memory_order_relaxed);
+	atomic_store_explicit(&use->key, 0, memory_order_relaxed);
 	use->size_lo = size > UINT32_MAX ? UINT32_MAX : (uint32_t)size;
 	/* No system call here: a thread that never entered the runtime has
 	 * its id in its thread record only. */
 	const struct ucsan_ctx *ctx = &ucsan_ctx_tls;
 	use->tid = ctx->tid ? ctx->tid : ctx->thread_info ? ctx->thread_info->tid : 0;
-	use->stack = npcs > 0 ? stack_id(pcs, npcs) : 0;
-	atomic_store_explicit(&use->start, start, memory_order_release);
+	const uint64_t stack = npcs > 0 ? stack_id(pcs, npcs) : 0;
+	atomic_store_explicit(&use->key, start | stack << KEY_ADDR_BITS, memory_order_release);
 }
 
 void ucsan_heap_block_remove(uintptr_t start)
@@ -139,8 +152,8 @@ void ucsan_heap_block_remove(uintptr_t start)
 	 * another block in between (an eviction), that record is lost, which
 	 * only costs a report its allocation line. */
 	for (int i = 0; i < BLOCK_WAYS; i++) {
-		if (atomic_load_explicit(&b[i].start, memory_order_relaxed) == start) {
-			atomic_store_explicit(&b[i].start, 0, memory_order_relaxed);
+		if (key_start(atomic_load_explicit(&b[i].key, memory_order_relaxed)) == start) {
+			atomic_store_explicit(&b[i].key, 0, memory_order_relaxed);
 			return;
 		}
 	}
@@ -152,7 +165,8 @@ bool ucsan_heap_block_find(uintptr_t addr, struct ucsan_heap_block *out)
 	for (int i = 0; i < BLOCK_BUCKETS; i++) {
 		for (int w = 0; w < BLOCK_WAYS; w++) {
 			const struct block *b = &blocks[i][w];
-			const uintptr_t start = atomic_load_explicit(&b->start, memory_order_acquire);
+			const uint64_t key = atomic_load_explicit(&b->key, memory_order_acquire);
+			const uintptr_t start = key_start(key);
 			if (!start || start > addr || start <= best)
 				continue;
 			const size_t size = b->size_lo;
@@ -163,7 +177,7 @@ bool ucsan_heap_block_find(uintptr_t addr, struct ucsan_heap_block *out)
 			out->size = size;
 			out->tid = b->tid;
 			out->npcs = 0;
-			const uint32_t s = b->stack;
+			const uint32_t s = (uint32_t)(key >> KEY_ADDR_BITS);
 			if (s && s <= DEPOT_SLOTS && atomic_load_explicit(&depot[s - 1].ready, memory_order_acquire)) {
 				out->npcs = depot[s - 1].n;
 				copy_pcs(out->pcs, depot[s - 1].pcs, out->npcs);
