@@ -21,7 +21,6 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -178,6 +177,7 @@ static void end_turn(uint32_t seq)
 }
 
 static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t ip);
+static const uint8_t sites_warm[UCSAN_SITES];
 
 NOINLINE void ucsan_cold_site(const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
@@ -190,8 +190,9 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	if (unlikely(!ctx->initialized))
 		ucsan_thread_first_entry(ctx);
 	uint8_t *site = &ucsan_ctx_sites(ctx)[site_index(ip)];
-	if (ctx->sites_off == 0) {
-		/* No table (the thread started inside the runtime): counted. */
+	if (ctx->sites_off == 0 || ucsan_ctx_sites(ctx) == sites_warm) {
+		/* No table (the thread started inside the runtime), or the
+		 * shared all-warm one (read-only): counted. */
 		count_access(ctx, ptr, size, type, ip, true);
 		return;
 	}
@@ -294,10 +295,14 @@ void ucsan_cold_refresh(struct ucsan_ctx *ctx)
 /* === Site tables ===
  *
  * One 4 KiB table per thread: the first SITE_POOL threads alive at once
- * take theirs from a static pool (untouched pages cost no memory), later
- * ones map their own. A thread that ends points at the all-warm table, so
- * what its remaining TLS destructors run never touches a table that has
- * gone to another thread.
+ * take theirs from a static pool (untouched pages cost no memory). Later
+ * ones share the all-warm table: they are checked and sampled like any
+ * thread, and meet the others' watchpoints, but watch no cold sites of
+ * their own. By then the first threads have watched the sites the pool's
+ * threads share (cold_site_limit), and a page per thread would cost a
+ * program of hundreds of threads a MiB. A thread that ends points at the
+ * all-warm table, so what its remaining TLS destructors run never touches
+ * a table that has gone to another thread.
  */
 static const uint8_t sites_warm[UCSAN_SITES] __attribute__((aligned(4096))) = { [0 ... UCSAN_SITES - 1] = SITE_WARM };
 
@@ -305,7 +310,7 @@ static const uint8_t sites_warm[UCSAN_SITES] __attribute__((aligned(4096))) = { 
 static uint8_t site_pool[SITE_POOL][UCSAN_SITES] __attribute__((aligned(4096)));
 static _Atomic uint64_t site_pool_used;
 
-/* The pool slot of a table, or -1 if it was mapped. */
+/* The pool slot of a table, or -1 for the shared ones. */
 static int pool_slot(const uint8_t *t)
 {
 	const uintptr_t off = (uintptr_t)t - (uintptr_t)site_pool;
@@ -325,22 +330,19 @@ static uint8_t *table_alloc(void)
 		if (atomic_compare_exchange_weak(&site_pool_used, &used, used | (1ULL << i)))
 			return site_pool[i];
 	}
-	void *p = mmap(NULL, UCSAN_SITES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	return p == MAP_FAILED ? NULL : p;
+	return NULL;
 }
 
 static void table_free(uint8_t *t)
 {
 	const int i = pool_slot(t);
-	if (i >= 0) {
-		/* memset is the runtime's own, which checks its caller. */
-		ucsan_ctx_tls.disable_count++;
-		memset(t, 0, UCSAN_SITES);
-		ucsan_ctx_tls.disable_count--;
-		atomic_fetch_and(&site_pool_used, ~(1ULL << i));
-	} else {
-		munmap(t, UCSAN_SITES);
-	}
+	if (i < 0)
+		return;
+	/* memset is the runtime's own, which checks its caller. */
+	ucsan_ctx_tls.disable_count++;
+	memset(t, 0, UCSAN_SITES);
+	ucsan_ctx_tls.disable_count--;
+	atomic_fetch_and(&site_pool_used, ~(1ULL << i));
 }
 
 void ucsan_sites_attach(struct ucsan_ctx *ctx)
