@@ -18,9 +18,10 @@ RT_CFLAGS := -std=gnu11 -fPIC -fvisibility=hidden -ftls-model=initial-exec \
 ifeq ($(shell uname -m),x86_64)
 RT_CFLAGS += -mcx16
 endif
-# libdw/libelf: symbolizing reports; libatomic: 16-byte atomics;
-# libgcc_s: the unwinder for report stacks; libdl: dlsym for interceptors.
-RT_LIBS := -ldw -lelf -latomic -lgcc_s -ldl -pthread
+# libatomic: 16-byte atomics; libgcc_s: the unwinder for report stacks;
+# libdl: dlsym for interceptors. libdw/libelf (symbolizing reports) are
+# loaded at the first report (src/libdw_lazy.c), not linked.
+RT_LIBS := -latomic -lgcc_s -ldl -pthread
 
 RT_SRCS := $(wildcard src/*.c)
 RT_OBJS := $(patsubst src/%.c,$(B)/obj/%.o,$(RT_SRCS))

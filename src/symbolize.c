@@ -7,14 +7,14 @@
 
 #include <dlfcn.h>
 #include <dwarf.h>
-#include <elfutils/libdwelf.h>
-#include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "libdw_lazy.h"
 
 #define MAX_DEPTH 64 /* nested scopes (lexical blocks, inline levels) */
 
@@ -124,6 +124,12 @@ static int enter(void)
 	if (g_busy)
 		return 0;
 	g_busy = 1;
+	/* Loaded before the lock is taken: dlopen() waits for the loader's
+	 * lock, whose holder may be about to report too. */
+	if (!ucsan_dw_load()) {
+		g_busy = 0;
+		return 0;
+	}
 	lock();
 	return 1;
 }

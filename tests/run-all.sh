@@ -14,7 +14,7 @@ run_suite() {
 for t in build/tests/unit/test_*; do
 	[ -x "$t" ] && run_suite "$t"
 done
-for s in tests/build/run.sh tests/unit/run.sh tests/docs/run.sh tests/annotations/run.sh tests/wrapper/run.sh \
+for s in tests/build/run.sh tests/build/footprint.sh tests/unit/run.sh tests/docs/run.sh tests/annotations/run.sh tests/wrapper/run.sh \
 	tests/install/run.sh tests/reliability/run.sh tests/e2e/run.sh tests/tsan_compat/run.sh \
 	tests/openmp/run.sh tests/stress/options.sh tests/examples/run.sh tests/report/aggregate.sh; do
 	[ -f "$s" ] && run_suite sh "$s"

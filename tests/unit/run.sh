@@ -19,8 +19,8 @@ for cc in ${UNIT_COMPILERS:-gcc clang}; do
 		# -rdynamic lets the test's own __cxa_demangle be found by dlsym.
 		# shellcheck disable=SC2086
 		if ! "$cc" -g -O2 -fno-omit-frame-pointer -rdynamic $f -std=gnu11 -Wall -Wextra \
-			-Werror -Isrc tests/unit/test_symbolize.c src/symbolize.c \
-			-o "$out/test_symbolize-$v" -ldw -lelf -lpthread >"$out/build-$v.log" 2>&1; then
+			-Werror -Isrc tests/unit/test_symbolize.c src/symbolize.c src/libdw_lazy.c \
+			-o "$out/test_symbolize-$v" -ldl -lpthread >"$out/build-$v.log" 2>&1; then
 			echo "FAIL: unit/symbolize-$v/build"
 			sed 's/^/  /' "$out/build-$v.log"
 			status=1
