@@ -63,6 +63,14 @@ EXPORT void *__tsan_memset(void *d, int c, size_t n) { return memset(d, c, n); }
 /* ---- atomics ----------------------------------------------------------- */
 
 /*
+ * These bodies mirror DO_LOAD, DO_STORE, DO_RMW and DO_CAS in
+ * src/tsan_atomics.c on purpose: the floor performs every atomic with the
+ * order it was given, as libucsan.so does, minus the watchpoint check, so
+ * that the difference measured is ucsan's alone.  Not shared with it: the
+ * floor builds on its own, without the runtime's headers.
+ */
+
+/*
  * The compiler passes a C11 memory order (0 relaxed .. 5 seq_cst), maybe
  * with flag bits above the low byte. Every builtin below gets a constant
  * order valid for its operation: an order that is not (a release load,

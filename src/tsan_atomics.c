@@ -23,7 +23,9 @@ static ALWAYS_INLINE int mo_of(int mo)
 #define RMW_T (UCSAN_ACCESS_ATOMIC | UCSAN_ACCESS_WRITE | UCSAN_ACCESS_COMPOUND)
 
 /* Orders that are invalid for an operation (a release load, say) are
- * undefined in C; they are performed as seq_cst, the safe superset. */
+ * undefined in C; they are performed as seq_cst, the safe superset.
+ * bench/floor_runtime.c repeats these bodies on purpose (its empty
+ * runtime must do the same atomics, minus the checks); change both. */
 #define DO_LOAD(a, mo)                                                           \
 	switch (mo_of(mo)) {                                                     \
 	case mo_relaxed: return __atomic_load_n(a, __ATOMIC_RELAXED);            \

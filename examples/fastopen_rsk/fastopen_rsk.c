@@ -44,25 +44,7 @@
  *     ./fastopen_rsk [seconds]
  */
 #define _GNU_SOURCE
-#include <pthread.h>
-#include <sched.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
-
-#include <ucsan/kernel.h>
-
-/* === Kernel vocabulary === */
-
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef int32_t s32;
-typedef uint64_t u64;
-
-#define __noinline __attribute__((noinline))
+#include "../kernel_user.h"
 #define __inline_helper static inline __attribute__((always_inline))
 
 /* Sequence-number arithmetic (include/net/tcp.h). */
@@ -887,29 +869,6 @@ static struct sock listener;
 static struct tcp_sock child;
 static int stop; /* the driver's own flag */
 
-/*
- * Runs the calling thread on the n-th of the CPUs the process may use
- * (the last one if there are fewer): the owner and the ICMP error run on different
- * CPUs, as the softirq and the process context do upstream. A watch only
- * catches an access made while it lasts; left alone, the scheduler may put
- * both threads on one CPU, where they never overlap.
- */
-static void run_on_cpu(int n)
-{
-	cpu_set_t allowed, one;
-	int count, cpu;
-
-	if (sched_getaffinity(0, sizeof(allowed), &allowed) || (count = CPU_COUNT(&allowed)) < 2)
-		return;
-	if (n >= count)
-		n = count - 1;
-	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
-		if (CPU_ISSET(cpu, &allowed) && n-- == 0)
-			break;
-	CPU_ZERO(&one);
-	CPU_SET(cpu, &one);
-	pthread_setaffinity_np(pthread_self(), sizeof(one), &one);
-}
 
 /* The client's ACK of our SYN-ACK, with timestamps, as the network
  * delivers it. */
@@ -942,6 +901,8 @@ static void *owner_thread(void *arg)
 
 	(void)arg;
 	pthread_setname_np(pthread_self(), "owner");
+	/* The owner and the ICMP error run on different CPUs, as the
+	 * process context and the softirq do upstream. */
 	run_on_cpu(0);
 	while (!READ_ONCE(stop)) {
 		/* softirq: the SYN with data and a Fast Open cookie */

@@ -39,26 +39,9 @@
  *     ./taskstats [seconds] [threads per group]
  */
 #define _GNU_SOURCE
-#include <pthread.h>
-#include <sched.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include <ucsan/kernel.h>
-
-/* === Kernel vocabulary === */
-
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef uint64_t u64;
-typedef int64_t s64;
-
-#define __noinline __attribute__((noinline))
+#include "../kernel_user.h"
 #define __inline_helper static inline __attribute__((always_inline))
 
 typedef struct {
@@ -446,29 +429,6 @@ static __noinline void get_signal(void)
 
 /* === A thread's life === */
 
-/*
- * Runs the calling thread on the n-th of the CPUs the process may use
- * (the last one if there are fewer): a group's threads die on
- * different CPUs, like the changelog's cpu0 and cpu1. A watch only catches
- * an access made while it lasts; left alone, the scheduler may put the
- * threads on one CPU, where they never overlap.
- */
-static void run_on_cpu(int n)
-{
-	cpu_set_t allowed, one;
-	int count, cpu;
-
-	if (sched_getaffinity(0, sizeof(allowed), &allowed) || (count = CPU_COUNT(&allowed)) < 2)
-		return;
-	if (n >= count)
-		n = count - 1;
-	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
-		if (CPU_ISSET(cpu, &allowed) && n-- == 0)
-			break;
-	CPU_ZERO(&one);
-	CPU_SET(cpu, &one);
-	pthread_setaffinity_np(pthread_self(), sizeof(one), &one);
-}
 
 /* One "system call", accounted to the thread itself. */
 static void account_syscall(struct task_struct *tsk, unsigned int i)
@@ -493,6 +453,8 @@ static void *task_main(void *arg)
 	struct task_struct *tsk = arg;
 
 	current = tsk;
+	/* A group's threads die on different CPUs, like the changelog's
+	 * cpu0 and cpu1. */
 	run_on_cpu(tsk->pid - tsk->tgid);
 	/* The group's threads were all created long before it dies: start
 	 * the clock when the last one runs. */

@@ -34,28 +34,12 @@
  */
 #define _GNU_SOURCE
 #include <limits.h>
-#include <pthread.h>
-#include <sched.h>
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <time.h>
 
-#include <ucsan/kernel.h>
+#include "../kernel_user.h"
 
-/* === Kernel vocabulary === */
-
-typedef uint8_t u8;
-typedef uint16_t u16;
-typedef uint32_t u32;
-typedef int32_t s32;
-typedef uint64_t u64;
 typedef unsigned int __poll_t;
-
-#define __noinline __attribute__((noinline))
 /* The kernel's "static inline" helpers; forced, so that both compilers
  * inline them and reports show them as "[inline]" frames, as syzbot's do. */
 #define __inline_helper static inline __attribute__((always_inline))
@@ -1378,30 +1362,6 @@ static void tcp_established(struct sock *sk, u32 rcv_isn, u32 snt_isn)
 
 static int stop; /* READ_ONCE/WRITE_ONCE: the driver's own flag, not modelled code */
 
-/*
- * Runs the calling thread on the n-th of the CPUs the process may use
- * (the last one if there are fewer). The contexts in syzbot's report ran on
- * cpu 0 and cpu 1, and a watch only catches an access made while it lasts:
- * left alone, the scheduler may well put all threads on one CPU, where
- * they never overlap. epoll gets a CPU of its own; with only two, the
- * writers (softirq and app) share the other.
- */
-static void run_on_cpu(int n)
-{
-	cpu_set_t allowed, one;
-	int count, cpu;
-
-	if (sched_getaffinity(0, sizeof(allowed), &allowed) || (count = CPU_COUNT(&allowed)) < 2)
-		return;
-	if (n >= count)
-		n = count - 1;
-	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
-		if (CPU_ISSET(cpu, &allowed) && n-- == 0)
-			break;
-	CPU_ZERO(&one);
-	CPU_SET(cpu, &one);
-	pthread_setaffinity_np(pthread_self(), sizeof(one), &one);
-}
 
 struct stats {
 	unsigned long segs, polls, pollin, pollout, read, spliced, sent, opts;
@@ -1478,6 +1438,9 @@ static void *epoll_thread(void *arg)
 	const __poll_t events = EPOLLIN | EPOLLOUT | EPOLLPRI | EPOLLRDNORM | EPOLLWRNORM;
 
 	pthread_setname_np(pthread_self(), "epoll");
+	/* The contexts in syzbot's report ran on cpu 0 and cpu 1: epoll gets
+	 * a CPU of its own; with only two, the writers (softirq and app)
+	 * share the other. */
 	run_on_cpu(0);
 	while (!READ_ONCE(stop)) { /* ep_poll() -> ep_item_poll() */
 		__poll_t mask = sock_poll(&the_socket, events);

@@ -16,38 +16,8 @@
 
 int shared;
 int parent_only;      /* only the parent's busy thread touches it */
-long sink;
 
-NOINLINE int reader(void)
-{
-	return shared;
-}
-
-NOINLINE void writer(int v)
-{
-	shared = v;
-}
-
-static void *reader_thread(void *arg)
-{
-	long sum = 0;
-
-	(void)arg;
-	while (!e2e_stopped())
-		sum += reader();
-	__atomic_store_n(&sink, sum, __ATOMIC_RELAXED);
-	return NULL;
-}
-
-static void *writer_thread(void *arg)
-{
-	int i = 0;
-
-	(void)arg;
-	while (!e2e_stopped())
-		writer(++i);
-	return NULL;
-}
+E2E_READER_WRITER(shared, reader, writer)
 
 /* Keeps watching its own variable in the parent while main forks. */
 static int busy_stop;
@@ -58,7 +28,7 @@ static void *busy_thread(void *arg)
 	(void)arg;
 	while (!__atomic_load_n(&busy_stop, __ATOMIC_RELAXED))
 		sum += parent_only;
-	__atomic_store_n(&sink, sum, __ATOMIC_RELAXED);
+	__atomic_store_n(&e2e_sink, sum, __ATOMIC_RELAXED);
 	return NULL;
 }
 
@@ -73,7 +43,7 @@ int main(void)
 	if (pid < 0)
 		e2e_die("fork", errno);
 	if (pid == 0) {
-		e2e_race2(reader_thread, writer_thread, 4000);
+		e2e_race_rw(reader, writer, 4000);
 		_exit(0);
 	}
 	if (waitpid(pid, &status, 0) != pid)

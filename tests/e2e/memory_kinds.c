@@ -92,8 +92,9 @@ int main(void)
 	e2e_run_for(1500);
 	e2e_join(r);
 	e2e_join(w);
-	fprintf(stderr, "heap %p arena %p stack %p mmap %p\n",
-		(void *)places.heap, (void *)places.arena,
-		(void *)places.stack, (void *)places.map);
+	e2e_show_addr("heap", places.heap, sizeof(*places.heap));
+	e2e_show_addr("arena", places.arena, sizeof(*places.arena));
+	e2e_show_addr("stack", places.stack, sizeof(*places.stack));
+	e2e_show_addr("mmap", places.map, sizeof(*places.map));
 	return 0;
 }

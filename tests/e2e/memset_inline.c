@@ -22,10 +22,10 @@ struct big {
 };
 
 struct big shared;
-long sink;
 
-__attribute__((noinline, noipa)) void wipe(void)
+__attribute__((noinline, noipa)) void wipe(long i)
 {
+	(void)i;
 	memset(&shared, 0, sizeof(shared));
 }
 
@@ -34,26 +34,8 @@ __attribute__((noinline, noipa)) long peek(void)
 	return shared.a[3];
 }
 
-static void *writer(void *arg)
-{
-	(void)arg;
-	while (!e2e_stopped())
-		wipe();
-	return NULL;
-}
-
-static void *reader(void *arg)
-{
-	long s = 0;
-	(void)arg;
-	while (!e2e_stopped())
-		s += peek();
-	__atomic_store_n(&sink, s, __ATOMIC_RELAXED);
-	return NULL;
-}
-
 int main(void)
 {
-	e2e_race2(writer, reader, 4000);
+	e2e_race_rw(peek, wipe, 4000);
 	return 0;
 }

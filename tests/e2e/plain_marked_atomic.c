@@ -16,41 +16,19 @@
 #include "e2e.h"
 
 int shared;
-long sink;
 
-NOINLINE int reader(void)
+NOINLINE long reader(void)
 {
 	return shared;
 }
 
-NOINLINE void writer(int v)
+NOINLINE void writer(long v)
 {
 	__atomic_store_n(&shared, v, __ATOMIC_RELAXED);
 }
 
-static void *reader_thread(void *arg)
-{
-	long sum = 0;
-
-	(void)arg;
-	while (!e2e_stopped())
-		sum += reader();
-	__atomic_store_n(&sink, sum, __ATOMIC_RELAXED);
-	return NULL;
-}
-
-static void *writer_thread(void *arg)
-{
-	int i = 0;
-
-	(void)arg;
-	while (!e2e_stopped())
-		writer(++i);
-	return NULL;
-}
-
 int main(void)
 {
-	e2e_race2(reader_thread, writer_thread, 4000);
+	e2e_race_rw(reader, writer, 4000);
 	return 0;
 }

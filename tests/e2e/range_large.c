@@ -22,43 +22,25 @@ struct {
 } area __attribute__((aligned(4096)));
 #define big area.big
 int src[N] __attribute__((aligned(64)));   /* only the filler thread */
-long sink;
 
 NOINLINE void fill_big(void)
 {
 	memcpy(big, src, sizeof(big));
 }
 
-NOINLINE int peek_last(void)
+NOINLINE long peek_last(void)
 {
 	return big[N - 1];
 }
 
-static void *reader_thread(void *arg)
+static void refill(long i)
 {
-	long sum = 0;
-
-	(void)arg;
-	while (!e2e_stopped())
-		sum += peek_last();
-	__atomic_store_n(&sink, sum, __ATOMIC_RELAXED);
-	return NULL;
-}
-
-static void *writer_thread(void *arg)
-{
-	int i = 0;
-
-	(void)arg;
-	while (!e2e_stopped()) {
-		src[N - 1] = ++i;
-		fill_big();
-	}
-	return NULL;
+	src[N - 1] = (int)i;
+	fill_big();
 }
 
 int main(void)
 {
-	e2e_race2(reader_thread, writer_thread, 4000);
+	e2e_race_rw(peek_last, refill, 4000);
 	return 0;
 }

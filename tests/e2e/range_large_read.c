@@ -23,8 +23,6 @@ struct {
 	struct big big;
 } area __attribute__((aligned(4096)));
 
-long sink;
-
 NOINLINE long consume(const struct big *b)
 {
 	return b->a[0] + b->a[N - 1];
@@ -37,34 +35,13 @@ NOINLINE long snapshot_big(void)
 	return consume(&copy);
 }
 
-NOINLINE void poke_last(int v)
+NOINLINE void poke_last(long v)
 {
 	area.big.a[N - 1] = v;
 }
 
-static void *reader_thread(void *arg)
-{
-	long sum = 0;
-
-	(void)arg;
-	while (!e2e_stopped())
-		sum += snapshot_big();
-	__atomic_store_n(&sink, sum, __ATOMIC_RELAXED);
-	return NULL;
-}
-
-static void *writer_thread(void *arg)
-{
-	int i = 0;
-
-	(void)arg;
-	while (!e2e_stopped())
-		poke_last(++i);
-	return NULL;
-}
-
 int main(void)
 {
-	e2e_race2(reader_thread, writer_thread, 3000);
+	e2e_race_rw(snapshot_big, poke_last, 3000);
 	return 0;
 }

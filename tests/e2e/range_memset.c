@@ -16,41 +16,19 @@
 
 int g_arr[16] __attribute__((aligned(64)));
 size_t wipe_len = sizeof(g_arr);      /* never written after start-up */
-long sink;
 
-NOINLINE void wipe(int c)
+NOINLINE void wipe(long i)
 {
-	memset(g_arr, c, wipe_len);
+	memset(g_arr, (int)(i & 0xff), wipe_len);
 }
 
-NOINLINE int peek(void)
+NOINLINE long peek(void)
 {
 	return g_arr[3];
 }
 
-static void *reader_thread(void *arg)
-{
-	long sum = 0;
-
-	(void)arg;
-	while (!e2e_stopped())
-		sum += peek();
-	__atomic_store_n(&sink, sum, __ATOMIC_RELAXED);
-	return NULL;
-}
-
-static void *writer_thread(void *arg)
-{
-	int i = 0;
-
-	(void)arg;
-	while (!e2e_stopped())
-		wipe(++i & 0xff);
-	return NULL;
-}
-
 int main(void)
 {
-	e2e_race2(reader_thread, writer_thread, 4000);
+	e2e_race_rw(peek, wipe, 4000);
 	return 0;
 }

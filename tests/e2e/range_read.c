@@ -17,7 +17,6 @@ struct big {
 };
 
 struct big g_big __attribute__((aligned(64)));
-long sink;
 
 NOINLINE long consume(const struct big *b)
 {
@@ -36,34 +35,13 @@ NOINLINE long snapshot(void)
 	return consume(&copy);
 }
 
-NOINLINE void writer(int v)
+NOINLINE void writer(long v)
 {
 	g_big.a[5] = v;
 }
 
-static void *reader_thread(void *arg)
-{
-	long sum = 0;
-
-	(void)arg;
-	while (!e2e_stopped())
-		sum += snapshot();
-	__atomic_store_n(&sink, sum, __ATOMIC_RELAXED);
-	return NULL;
-}
-
-static void *writer_thread(void *arg)
-{
-	int i = 0;
-
-	(void)arg;
-	while (!e2e_stopped())
-		writer(++i);
-	return NULL;
-}
-
 int main(void)
 {
-	e2e_race2(reader_thread, writer_thread, 4000);
+	e2e_race_rw(snapshot, writer, 4000);
 	return 0;
 }

@@ -15,45 +15,28 @@
 
 int g_arr[16] __attribute__((aligned(64)));
 int g_src[16] __attribute__((aligned(64)));   /* only the filler thread */
-long sink;
 
 NOINLINE void fill(void)
 {
 	memcpy(g_arr, g_src, sizeof(g_arr));
 }
 
-NOINLINE int peek(void)
+NOINLINE long peek(void)
 {
 	return g_arr[3];
 }
 
-static void *reader_thread(void *arg)
+static void refill(long i)
 {
-	long sum = 0;
+	int j;
 
-	(void)arg;
-	while (!e2e_stopped())
-		sum += peek();
-	__atomic_store_n(&sink, sum, __ATOMIC_RELAXED);
-	return NULL;
-}
-
-static void *writer_thread(void *arg)
-{
-	int i = 0, j;
-
-	(void)arg;
-	while (!e2e_stopped()) {
-		i++;
-		for (j = 0; j < 16; j++)
-			g_src[j] = i + j;
-		fill();
-	}
-	return NULL;
+	for (j = 0; j < 16; j++)
+		g_src[j] = (int)i + j;
+	fill();
 }
 
 int main(void)
 {
-	e2e_race2(reader_thread, writer_thread, 4000);
+	e2e_race_rw(peek, refill, 4000);
 	return 0;
 }

@@ -14,35 +14,21 @@ NOINLINE long read_table(int i)
 	return table[i & 63];
 }
 
-static void *reader_thread(void *arg)
+static void read_at(long n)
 {
-	long *count = arg;
-	long n = 0, sum = 0;
-
-	while (!e2e_stopped()) {
-		sum += read_table((int)n);
-		n++;
-	}
-	E2E_CHECK(sum >= 0);
-	*count = n;
-	return NULL;
+	E2E_CHECK(read_table((int)n) >= 0);
 }
 
 int main(void)
 {
-	long na = 0, nb = 0;
-	pthread_t a, b;
+	struct e2e_race race = E2E_RACE_STEPS(read_at, read_at);
 	int i;
 
 	e2e_require_runtime();
 	for (i = 0; i < 64; i++)
 		table[i] = i;
-	a = e2e_spawn(reader_thread, &na);
-	b = e2e_spawn(reader_thread, &nb);
-	e2e_run_for(1200);
-	e2e_join(a);
-	e2e_join(b);
-	fprintf(stderr, "reads: %ld + %ld\n", na, nb);
-	E2E_CHECK(na > 0 && nb > 0);
+	e2e_race_for(&race, 1200);
+	fprintf(stderr, "reads: %ld + %ld\n", race.loop[0].calls, race.loop[1].calls);
+	E2E_CHECK(race.loop[0].calls > 0 && race.loop[1].calls > 0);
 	return 0;
 }

@@ -21,15 +21,7 @@ static int ex_shared;
 static int ready; /* atomic */
 long sink;
 
-NOINLINE int ex_reader(void)
-{
-	return ex_shared;
-}
-
-NOINLINE void ex_writer(int v)
-{
-	ex_shared = v;
-}
+E2E_READER_WRITER(ex_shared, ex_reader, ex_writer)
 
 static void *watcher(void *arg)
 {

@@ -19,39 +19,12 @@
 #define BUFFERED (1 << 20)
 
 static int sl_shared;
-long sink;
 
-NOINLINE int sl_reader(void)
-{
-	return sl_shared;
-}
+E2E_READER_WRITER(sl_shared, sl_reader, sl_writer)
 
-NOINLINE void sl_writer(int v)
-{
-	sl_shared = v;
-}
-
-static void *reader_thread(void *arg)
-{
-	long sum = 0;
-
-	(void)arg;
-	for (;;) {
-		sum += sl_reader();
-		__atomic_store_n(&sink, sum, __ATOMIC_RELAXED);
-	}
-	return NULL;
-}
-
-static void *writer_thread(void *arg)
-{
-	int i = 0;
-
-	(void)arg;
-	for (;;)
-		sl_writer(++i);
-	return NULL;
-}
+/* Both race until the process is gone: the stop flag is never set. */
+static struct e2e_loop reads = { sl_reader, NULL, 0, 0 };
+static struct e2e_loop writes = { NULL, sl_writer, 0, 0 };
 
 /* Drains the pipe behind stdout, slowly, until the process is gone. */
 REL_UNCHECKED static void *slow_reader(void *arg)
@@ -88,8 +61,8 @@ int main(int argc, char **argv)
 		fputs(line, stdout);
 	e2e_spawn(slow_reader, &pipefd[0]);
 	for (int i = 0; i < 2; i++) {
-		e2e_spawn(reader_thread, NULL);
-		e2e_spawn(writer_thread, NULL);
+		e2e_spawn(e2e_loop_thread, &reads);
+		e2e_spawn(e2e_loop_thread, &writes);
 	}
 	rel_wait_for_report("sl_reader / sl_writer", (int)getpid(), 20000);
 	return 0;

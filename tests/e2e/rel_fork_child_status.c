@@ -19,45 +19,10 @@
 
 static int parent_shared, child_shared;
 static int quiet_data[64];
-long sink;
 
-NOINLINE int parent_reader(void)
-{
-	return parent_shared;
-}
+E2E_READER_WRITER(parent_shared, parent_reader, parent_writer)
 
-NOINLINE void parent_writer(int v)
-{
-	parent_shared = v;
-}
-
-NOINLINE int child_reader(void)
-{
-	return child_shared;
-}
-
-NOINLINE void child_writer(int v)
-{
-	child_shared = v;
-}
-
-#define LOOP_THREAD(name, body)                                                \
-	static void *name(void *arg)                                           \
-	{                                                                      \
-		long sum = 0;                                                  \
-		int i = 0;                                                     \
-		(void)arg;                                                     \
-		(void)i;                                                       \
-		while (!e2e_stopped()) {                                       \
-			body;                                                  \
-		}                                                              \
-		__atomic_store_n(&sink, sum, __ATOMIC_RELAXED);                \
-		return NULL;                                                   \
-	}
-LOOP_THREAD(parent_reader_thread, sum += parent_reader())
-LOOP_THREAD(parent_writer_thread, parent_writer(++i))
-LOOP_THREAD(child_reader_thread, sum += child_reader())
-LOOP_THREAD(child_writer_thread, child_writer(++i))
+E2E_READER_WRITER(child_shared, child_reader, child_writer)
 
 /* Wait until the parent's race has been reported (at most 10 s). */
 static int parent_reported(void)
@@ -80,25 +45,20 @@ static int wait_child(pid_t pid)
 
 int main(void)
 {
-	pthread_t r, w;
+	struct e2e_race parent = E2E_RACE_RW(parent_reader, parent_writer);
+	struct e2e_race child = E2E_RACE_RW(child_reader, child_writer);
 	pid_t quiet, racy;
 	int quiet_rc, racy_rc;
 	char *text;
 
 	e2e_require_runtime();
-	r = e2e_spawn(parent_reader_thread, NULL);
-	w = e2e_spawn(parent_writer_thread, NULL);
+	e2e_race_start(&parent);
 	if (!parent_reported()) {
 		/* not caught in time (or stderr is no file): let the harness retry */
-		__atomic_store_n(&e2e_stop_flag, 1, __ATOMIC_RELAXED);
-		e2e_join(r);
-		e2e_join(w);
+		e2e_race_stop(&parent);
 		return 0;
 	}
-	__atomic_store_n(&e2e_stop_flag, 1, __ATOMIC_RELAXED);
-	e2e_join(r);
-	e2e_join(w);
-	__atomic_store_n(&e2e_stop_flag, 0, __ATOMIC_RELAXED);
+	e2e_race_stop(&parent);
 
 	quiet = fork();
 	if (quiet < 0)
@@ -114,13 +74,9 @@ int main(void)
 	if (racy < 0)
 		e2e_die("fork", errno);
 	if (racy == 0) {
-		pthread_t cr = e2e_spawn(child_reader_thread, NULL);
-		pthread_t cw = e2e_spawn(child_writer_thread, NULL);
-
+		e2e_race_start(&child);
 		rel_wait_for_report("child_reader / child_writer", (int)getpid(), 5000);
-		__atomic_store_n(&e2e_stop_flag, 1, __ATOMIC_RELAXED);
-		e2e_join(cr);
-		e2e_join(cw);
+		e2e_race_stop(&child);
 		exit(0);
 	}
 	racy_rc = wait_child(racy);

@@ -22,38 +22,8 @@ extern char **environ;
 static int exec_shared;
 static int parent_private[2][16];
 static int parent_stop;
-long sink;
 
-NOINLINE int exec_reader(void)
-{
-	return exec_shared;
-}
-
-NOINLINE void exec_writer(int v)
-{
-	exec_shared = v;
-}
-
-static void *reader_thread(void *arg)
-{
-	long sum = 0;
-
-	(void)arg;
-	while (!e2e_stopped())
-		sum += exec_reader();
-	__atomic_store_n(&sink, sum, __ATOMIC_RELAXED);
-	return NULL;
-}
-
-static void *writer_thread(void *arg)
-{
-	int i = 0;
-
-	(void)arg;
-	while (!e2e_stopped())
-		exec_writer(++i);
-	return NULL;
-}
+E2E_READER_WRITER(exec_shared, exec_reader, exec_writer)
 
 NOINLINE void parent_watch(int *p)
 {
@@ -107,7 +77,7 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "racer")) {
 		/* The exec'd child: a fresh runtime; halt_on_error ends it. */
-		e2e_race2(reader_thread, writer_thread, 5000);
+		e2e_race_rw(exec_reader, exec_writer, 5000);
 		return 0;
 	}
 	e2e_require_runtime();
@@ -150,16 +120,12 @@ int main(int argc, char **argv)
 	if (rc_self == 0 || rc_spawn == 0)
 		return 0; /* a racer missed its race in 5 s: retry */
 
-	text = rel_read_stderr(NULL);
-	if (!text) {
-		fprintf(stderr, "rel: stderr is not a file: report PIDs not checked\n");
-		return 0;
-	}
 	{
 		struct rel_report reps[16];
-		int nrep = rel_reports(text, reps, 16);
+		int nrep = rel_stderr_reports(&text, reps, 16, "report PIDs");
 
-		E2E_CHECK(nrep <= 16);
+		if (nrep < 0)
+			return 0;
 		for (int i = 0; i < 2; i++)
 			for (int k = 0; k < nrep; k++)
 				if (reps[k].pid == (int)racers[i]) {

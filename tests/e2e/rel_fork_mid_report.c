@@ -23,119 +23,41 @@
 #define CHILDREN 12
 
 static int parent_shared, child_shared;
-static int parent_stop;
-long sink;
 
-NOINLINE int parent_reader(void)
-{
-	return parent_shared;
-}
+E2E_READER_WRITER(parent_shared, parent_reader, parent_writer)
 
-NOINLINE void parent_writer(int v)
-{
-	parent_shared = v;
-}
-
-NOINLINE int child_reader(void)
-{
-	return child_shared;
-}
-
-NOINLINE void child_writer(int v)
-{
-	child_shared = v;
-}
-
-static void *parent_reader_thread(void *arg)
-{
-	long sum = 0;
-
-	(void)arg;
-	while (!__atomic_load_n(&parent_stop, __ATOMIC_RELAXED))
-		sum += parent_reader();
-	__atomic_store_n(&sink, sum, __ATOMIC_RELAXED);
-	return NULL;
-}
-
-static void *parent_writer_thread(void *arg)
-{
-	int i = 0;
-
-	(void)arg;
-	while (!__atomic_load_n(&parent_stop, __ATOMIC_RELAXED))
-		parent_writer(++i);
-	return NULL;
-}
-
-static void *child_reader_thread(void *arg)
-{
-	long sum = 0;
-
-	(void)arg;
-	while (!e2e_stopped())
-		sum += child_reader();
-	__atomic_store_n(&sink, sum, __ATOMIC_RELAXED);
-	return NULL;
-}
-
-static void *child_writer_thread(void *arg)
-{
-	int i = 0;
-
-	(void)arg;
-	while (!e2e_stopped())
-		child_writer(++i);
-	return NULL;
-}
+E2E_READER_WRITER(child_shared, child_reader, child_writer)
 
 int main(void)
 {
-	pthread_t r, w;
+	struct e2e_race parent = E2E_RACE_RW(parent_reader, parent_writer);
 	pid_t pids[CHILDREN];
 	static struct rel_report reps[20000];
 	int nrep, ok = 0, parent_reports = 0;
 	char *text;
 
 	e2e_require_runtime();
-	r = e2e_spawn(parent_reader_thread, NULL);
-	w = e2e_spawn(parent_writer_thread, NULL);
+	e2e_race_start(&parent);
 	for (int i = 0; i < CHILDREN; i++) {
-		int status;
-
 		e2e_sleep_ms(5 + 7 * i % 23);
 		pids[i] = fork();
 		if (pids[i] < 0)
 			e2e_die("fork", errno);
 		if (pids[i] == 0) {
-			pthread_t cr, cw;
+			struct e2e_race child = E2E_RACE_RW(child_reader, child_writer);
 
-			cr = e2e_spawn(child_reader_thread, NULL);
-			cw = e2e_spawn(child_writer_thread, NULL);
+			e2e_race_start(&child);
 			rel_wait_for_report("child_reader / child_writer", (int)getpid(), 5000);
-			__atomic_store_n(&e2e_stop_flag, 1, __ATOMIC_RELAXED);
-			e2e_join(cr);
-			e2e_join(cw);
+			e2e_race_stop(&child);
 			exit(0); /* 66 once the child reported */
 		}
-		if (waitpid(pids[i], &status, 0) != pids[i])
-			e2e_die("waitpid", errno);
-		if (!WIFEXITED(status) || WEXITSTATUS(status) != 66) {
-			fprintf(stderr, "e2e: child %d (fork %d) ended with status 0x%x, "
-				"expected exit 66\n", (int)pids[i], i, status);
-			exit(2);
-		}
+		rel_wait_exit_66(pids[i], i);
 	}
-	__atomic_store_n(&parent_stop, 1, __ATOMIC_RELAXED);
-	e2e_join(r);
-	e2e_join(w);
+	e2e_race_stop(&parent);
 
-	text = rel_read_stderr(NULL);
-	if (!text) {
-		fprintf(stderr, "rel: stderr is not a file: report PIDs not checked\n");
+	nrep = rel_stderr_reports(&text, reps, 20000, "report PIDs");
+	if (nrep < 0)
 		return 0;
-	}
-	nrep = rel_reports(text, reps, 20000);
-	E2E_CHECK(nrep <= 20000);
 	for (int i = 0; i < CHILDREN; i++) {
 		int mine = 0;
 

@@ -25,43 +25,13 @@
 static int child_shared;
 static int parent_private[WATCHERS][16]; /* one line per watching thread */
 static int parent_stop;
-long sink;
 
-NOINLINE int child_reader(void)
-{
-	return child_shared;
-}
-
-NOINLINE void child_writer(int v)
-{
-	child_shared = v;
-}
-
-static void *child_reader_thread(void *arg)
-{
-	long sum = 0;
-
-	(void)arg;
-	while (!e2e_stopped())
-		sum += child_reader();
-	__atomic_store_n(&sink, sum, __ATOMIC_RELAXED);
-	return NULL;
-}
-
-static void *child_writer_thread(void *arg)
-{
-	int i = 0;
-
-	(void)arg;
-	while (!e2e_stopped())
-		child_writer(++i);
-	return NULL;
-}
+E2E_READER_WRITER(child_shared, child_reader, child_writer)
 
 /* The child: race for up to 5 s; halt_on_error ends it at the report. */
 static void child_main(void)
 {
-	e2e_race2(child_reader_thread, child_writer_thread, 5000);
+	e2e_race_rw(child_reader, child_writer, 5000);
 	_exit(0); /* not reached when the race was reported */
 }
 
@@ -112,33 +82,21 @@ int main(void)
 	for (int i = 0; i < WATCHERS; i++)
 		w[i] = e2e_spawn(parent_watcher, parent_private[i]);
 	for (int i = 0; i < CHILDREN; i++) {
-		int status;
-
 		if (i % 2 == 0) {
 			pids[i] = do_fork();
 		} else {
 			pthread_t f = e2e_spawn(forking_thread, &pids[i]);
 			e2e_join(f);
 		}
-		if (waitpid(pids[i], &status, 0) != pids[i])
-			e2e_die("waitpid", errno);
-		if (!WIFEXITED(status) || WEXITSTATUS(status) != 66) {
-			fprintf(stderr, "e2e: child %d (fork %d) ended with status 0x%x, "
-				"expected exit 66\n", (int)pids[i], i, status);
-			exit(2);
-		}
+		rel_wait_exit_66(pids[i], i);
 	}
 	__atomic_store_n(&parent_stop, 1, __ATOMIC_RELAXED);
 	for (int i = 0; i < WATCHERS; i++)
 		e2e_join(w[i]);
 
-	text = rel_read_stderr(NULL);
-	if (!text) {
-		fprintf(stderr, "rel: stderr is not a file: report PIDs not checked\n");
+	nrep = rel_stderr_reports(&text, reps, 64, "report PIDs");
+	if (nrep < 0)
 		return 0;
-	}
-	nrep = rel_reports(text, reps, 64);
-	E2E_CHECK(nrep <= 64);
 	for (int i = 0; i < CHILDREN; i++) {
 		int mine = 0;
 

@@ -24,38 +24,8 @@ static int watched[2][16];
 static int child_private[2][16];
 static long child_locked;
 static pthread_mutex_t child_lock = PTHREAD_MUTEX_INITIALIZER;
-long sink;
 
-NOINLINE int rep_reader(void)
-{
-	return rep_shared;
-}
-
-NOINLINE void rep_writer(int v)
-{
-	rep_shared = v;
-}
-
-static void *reader_thread(void *arg)
-{
-	long sum = 0;
-
-	(void)arg;
-	while (!e2e_stopped())
-		sum += rep_reader();
-	__atomic_store_n(&sink, sum, __ATOMIC_RELAXED);
-	return NULL;
-}
-
-static void *writer_thread(void *arg)
-{
-	int i = 0;
-
-	(void)arg;
-	while (!e2e_stopped())
-		rep_writer(++i);
-	return NULL;
-}
+E2E_READER_WRITER(rep_shared, rep_reader, rep_writer)
 
 static void *watcher_thread(void *arg)
 {
@@ -125,15 +95,15 @@ static void *forker_thread(void *arg)
 
 int main(void)
 {
-	pthread_t t[4];
+	struct e2e_race race = E2E_RACE_RW(rep_reader, rep_writer);
+	pthread_t t[2];
 	int ok = 0;
 	char *text;
 
 	e2e_require_runtime();
-	t[0] = e2e_spawn(reader_thread, NULL);
-	t[1] = e2e_spawn(writer_thread, NULL);
-	t[2] = e2e_spawn(watcher_thread, watched[0]);
-	t[3] = e2e_spawn(watcher_thread, watched[1]);
+	e2e_race_start(&race);
+	t[0] = e2e_spawn(watcher_thread, watched[0]);
+	t[1] = e2e_spawn(watcher_thread, watched[1]);
 	for (int i = 0; i < FORKS; i++) {
 		pid_t pid;
 		int rc;
@@ -152,9 +122,9 @@ int main(void)
 			ok++;
 		e2e_sleep_ms(i % 4);
 	}
-	__atomic_store_n(&e2e_stop_flag, 1, __ATOMIC_RELAXED);
-	for (int i = 0; i < 4; i++)
-		e2e_join(t[i]);
+	e2e_race_stop(&race);
+	e2e_join(t[0]);
+	e2e_join(t[1]);
 	text = rel_read_stderr(NULL);
 	if (text) {
 		E2E_CHECK(rel_check_lines(text) == 0);

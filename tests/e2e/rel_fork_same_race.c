@@ -15,52 +15,18 @@
 #include "rel_support.h"
 
 static int shared;
-long sink;
 
-NOINLINE int reader(void)
-{
-	return shared;
-}
-
-NOINLINE void writer(int v)
-{
-	shared = v;
-}
-
-static void *reader_thread(void *arg)
-{
-	long sum = 0;
-
-	(void)arg;
-	while (!e2e_stopped())
-		sum += reader();
-	__atomic_store_n(&sink, sum, __ATOMIC_RELAXED);
-	return NULL;
-}
-
-static void *writer_thread(void *arg)
-{
-	int i = 0;
-
-	(void)arg;
-	while (!e2e_stopped())
-		writer(++i);
-	return NULL;
-}
+E2E_READER_WRITER(shared, reader, writer)
 
 /* Races until a reader / writer report with this pid shows up (at most ms). */
 static int race_until_reported(long ms)
 {
+	struct e2e_race race = E2E_RACE_RW(reader, writer);
 	int found;
-	pthread_t r, w;
 
-	__atomic_store_n(&e2e_stop_flag, 0, __ATOMIC_RELAXED);
-	r = e2e_spawn(reader_thread, NULL);
-	w = e2e_spawn(writer_thread, NULL);
+	e2e_race_start(&race);
 	found = rel_wait_for_report("reader / writer", (int)getpid(), ms);
-	__atomic_store_n(&e2e_stop_flag, 1, __ATOMIC_RELAXED);
-	e2e_join(r);
-	e2e_join(w);
+	e2e_race_stop(&race);
 	return found;
 }
 

@@ -24,15 +24,7 @@ static pthread_t racers[RACERS];
 static int started; /* atomic */
 long sink;
 
-NOINLINE int px_reader(void)
-{
-	return px_shared;
-}
-
-NOINLINE void px_writer(int v)
-{
-	px_shared = v;
-}
+E2E_READER_WRITER(px_shared, px_reader, px_writer)
 
 NOINLINE void px_leave(long id, int depth);
 /* Through a pointer: gcc takes the bounded recursion for an endless one. */

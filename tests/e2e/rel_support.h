@@ -74,6 +74,34 @@ REL_UNCHECKED static E2E_UNUSED char *rel_read_stderr(size_t *lenp)
 	return buf;
 }
 
+/*
+ * rel_read_stderr() for a test's final checks: when stderr is not a file,
+ * say that @unchecked goes unchecked and return NULL (the test then ends
+ * with status 0).
+ */
+static E2E_UNUSED char *rel_stderr_for(const char *unchecked)
+{
+	char *text = rel_read_stderr(NULL);
+
+	if (!text)
+		fprintf(stderr, "rel: stderr is not a file: %s not checked\n", unchecked);
+	return text;
+}
+
+/* Wait for fork child @pid (fork number @i): it must have exited 66. */
+static E2E_UNUSED void rel_wait_exit_66(pid_t pid, int i)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) != pid)
+		e2e_die("waitpid", errno);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 66) {
+		fprintf(stderr, "e2e: child %d (fork %d) ended with status 0x%x, "
+			"expected exit 66\n", (int)pid, i, status);
+		exit(2);
+	}
+}
+
 /* One report as read back: its title line's function part, and its PID. */
 struct rel_report {
 	char title[256]; /* "a / b" or "a" (unknown origin) */
@@ -270,6 +298,41 @@ REL_UNCHECKED static E2E_UNUSED int rel_check_lines(const char *text)
 	for (size_t i = 0; i < REL_NSHAPES; i++)
 		regfree(&re[i]);
 	return bad;
+}
+
+/*
+ * The reports on stderr so far, into @reps (more than @max fail the test),
+ * with the text in *@text for the caller to free; -1 when stderr is not a
+ * file (see rel_stderr_for()).
+ */
+static E2E_UNUSED int rel_stderr_reports(char **text, struct rel_report *reps, int max,
+					 const char *unchecked)
+{
+	int n;
+
+	*text = rel_stderr_for(unchecked);
+	if (!*text)
+		return -1;
+	n = rel_reports(*text, reps, max);
+	E2E_CHECK(n <= max);
+	return n;
+}
+
+/*
+ * Count the reports on stderr so far and check that every line has a
+ * report's shape (rel_check_lines()); -1 when stderr is not a file.
+ */
+static E2E_UNUSED int rel_check_stderr(void)
+{
+	char *text = rel_stderr_for("lines");
+	int n;
+
+	if (!text)
+		return -1;
+	n = rel_reports(text, NULL, 0);
+	E2E_CHECK(rel_check_lines(text) == 0);
+	free(text);
+	return n;
 }
 
 /*

@@ -18,18 +18,9 @@
 
 static int hot;
 static int private_data[THREADS][16];
-static pthread_barrier_t all_alive;
 long sink;
 
-NOINLINE int hot_reader(void)
-{
-	return hot;
-}
-
-NOINLINE void hot_writer(int v)
-{
-	hot = v;
-}
+E2E_READER_WRITER(hot, hot_reader, hot_writer)
 
 NOINLINE void private_work(int *p)
 {
@@ -43,7 +34,6 @@ static void *worker(void *arg)
 	long sum = 0;
 	int i = 0;
 
-	pthread_barrier_wait(&all_alive);
 	while (!e2e_stopped()) {
 		if (id % 4 == 0)
 			hot_writer(++i);
@@ -58,31 +48,15 @@ static void *worker(void *arg)
 int main(void)
 {
 	static pthread_t t[THREADS];
-	pthread_attr_t attr;
-	char *text;
-	int err, nrep;
+	int nrep;
 
 	e2e_require_runtime();
-	pthread_barrier_init(&all_alive, NULL, THREADS + 1);
-	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, 256 * 1024);
-	for (long i = 0; i < THREADS; i++) {
-		err = pthread_create(&t[i], &attr, worker, (void *)i);
-		if (err)
-			e2e_die("pthread_create", err);
-	}
-	pthread_barrier_wait(&all_alive);
+	e2e_start(t, THREADS, worker);
 	e2e_run_for(500);
-	for (int i = 0; i < THREADS; i++)
-		e2e_join(t[i]);
-	text = rel_read_stderr(NULL);
-	if (!text) {
-		fprintf(stderr, "rel: stderr is not a file: lines not checked\n");
+	e2e_join_all(t, THREADS);
+	nrep = rel_check_stderr();
+	if (nrep < 0)
 		return 0;
-	}
-	nrep = rel_reports(text, NULL, 0);
-	E2E_CHECK(rel_check_lines(text) == 0);
-	free(text);
 	fprintf(stderr, "rel: %d threads were alive at once; %d reports, all lines well-formed\n",
 		THREADS, nrep);
 	return 0;

@@ -11,43 +11,18 @@
 #include "e2e.h"
 
 int shared;
-long sink;
 
-NOINLINE int reader(void)
+E2E_READER_WRITER(shared, reader, slow_writer)
+
+/* One write every 5 ms. */
+static void write_slowly(long i)
 {
-	return shared;
-}
-
-NOINLINE void slow_writer(int v)
-{
-	shared = v;
-}
-
-static void *reader_thread(void *arg)
-{
-	long sum = 0;
-
-	(void)arg;
-	while (!e2e_stopped())
-		sum += reader();
-	__atomic_store_n(&sink, sum, __ATOMIC_RELAXED);
-	return NULL;
-}
-
-static void *writer_thread(void *arg)
-{
-	int i = 0;
-
-	(void)arg;
-	while (!e2e_stopped()) {
-		slow_writer(++i);
-		e2e_sleep_ms(5);
-	}
-	return NULL;
+	slow_writer(i);
+	e2e_sleep_ms(5);
 }
 
 int main(void)
 {
-	e2e_race2(reader_thread, writer_thread, 600);
+	e2e_race_rw(reader, write_slowly, 600);
 	return 0;
 }

@@ -18,33 +18,24 @@
 extern int lib_shared;
 void lib_write_loop(const int *stop);
 
-long sink;
-
-NOINLINE int main_reader(void)
+NOINLINE long main_reader(void)
 {
 	return lib_shared;
 }
 
-static void *reader_thread(void *arg)
+/* One call that loops in the library until the stop flag is set. */
+static void write_in_lib(long i)
 {
-	long sum = 0;
-
-	(void)arg;
-	while (!e2e_stopped())
-		sum += main_reader();
-	__atomic_store_n(&sink, sum, __ATOMIC_RELAXED);
-	return NULL;
-}
-
-static void *writer_thread(void *arg)
-{
-	(void)arg;
+	(void)i;
 	lib_write_loop(&e2e_stop_flag);
-	return NULL;
 }
 
 int main(void)
 {
-	e2e_race2(reader_thread, writer_thread, 4000);
+	struct e2e_race race = {
+		.loop = { { main_reader, NULL, 0, 0 }, { NULL, write_in_lib, 1, 0 } }
+	};
+
+	e2e_race_for(&race, 4000);
 	return 0;
 }

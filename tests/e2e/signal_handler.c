@@ -15,19 +15,10 @@
 #endif
 
 int shared;
-long sink;
 long signals_sent;
 pthread_t target;
 
-NOINLINE int reader(void)
-{
-	return shared;
-}
-
-NOINLINE void handler_write(int v)
-{
-	shared = v;
-}
+E2E_READER_WRITER(shared, reader, handler_write)
 
 static void handler(int sig)
 {
@@ -37,19 +28,9 @@ static void handler(int sig)
 	handler_write(++n);
 }
 
-static void *reader_thread(void *arg)
-{
-	long sum = 0;
-
-	(void)arg;
-	while (!e2e_stopped())
-		sum += reader();
-	__atomic_store_n(&sink, sum, __ATOMIC_RELAXED);
-	return NULL;
-}
-
 int main(void)
 {
+	struct e2e_loop reads = { reader, NULL, 0, 0 };
 	struct sigaction sa;
 	double end;
 	int err;
@@ -61,7 +42,7 @@ int main(void)
 	sa.sa_flags = SA_RESTART;
 	if (sigaction(SIGUSR1, &sa, NULL) != 0)
 		e2e_die("sigaction", errno);
-	target = e2e_spawn(reader_thread, NULL);
+	target = e2e_spawn(e2e_loop_thread, &reads);
 	end = e2e_now() + RUN_MS / 1000.0;
 	while (e2e_now() < end) {
 		err = pthread_kill(target, SIGUSR1);

@@ -17,32 +17,13 @@
 #include "e2e.h"
 
 static int shared;
-long sink; /* global: clang drops stores to an unread static */
 
-NOINLINE int reader(void)
-{
-	return shared;
-}
-
-NOINLINE void handler_write(int v)
-{
-	shared = v;
-}
+E2E_READER_WRITER(shared, reader, handler_write)
 
 static void on_signal(int sig)
 {
 	static int n;
 	handler_write(++n + sig);
-}
-
-static void *reader_thread(void *arg)
-{
-	long sum = 0;
-	(void)arg;
-	while (!e2e_stopped())
-		sum += reader();
-	__atomic_store_n(&sink, sum, __ATOMIC_RELAXED);
-	return NULL;
 }
 
 static void *signaller(void *arg)
@@ -57,13 +38,14 @@ static void *signaller(void *arg)
 
 int main(void)
 {
+	struct e2e_loop reads = { reader, NULL, 0, 0 };
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigaction(SIGUSR1, &sa, NULL);
-	/* The handler runs on the main thread, racing with reader_thread. */
+	/* The handler runs on the main thread, racing with the reads. */
 	pthread_t self = pthread_self();
-	pthread_t r = e2e_spawn(reader_thread, NULL);
+	pthread_t r = e2e_spawn(e2e_loop_thread, &reads);
 	pthread_t s = e2e_spawn(signaller, &self);
 	for (int i = 0; i < 2000 && !e2e_stopped(); i++)
 		e2e_sleep_ms(1);

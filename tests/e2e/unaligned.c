@@ -21,9 +21,8 @@ struct __attribute__((packed)) packed {
 };
 
 struct packed pk __attribute__((aligned(64)));
-long sink;
 
-NOINLINE uint32_t reader(void)
+NOINLINE long reader(void)
 {
 	return pk.x;
 }
@@ -33,31 +32,14 @@ NOINLINE void writer(uint32_t v)
 	pk.x = v;
 }
 
-static void *reader_thread(void *arg)
+/* Every byte of the value changes from one write to the next. */
+static void write_next(long i)
 {
-	long sum = 0;
-
-	(void)arg;
-	while (!e2e_stopped())
-		sum += reader();
-	__atomic_store_n(&sink, sum, __ATOMIC_RELAXED);
-	return NULL;
-}
-
-static void *writer_thread(void *arg)
-{
-	uint32_t i = 0;
-
-	(void)arg;
-	while (!e2e_stopped()) {
-		i++;
-		writer(i * 0x01010101u);
-	}
-	return NULL;
+	writer((uint32_t)i * 0x01010101u);
 }
 
 int main(void)
 {
-	e2e_race2(reader_thread, writer_thread, 4000);
+	e2e_race_rw(reader, write_next, 4000);
 	return 0;
 }

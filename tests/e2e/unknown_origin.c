@@ -15,9 +15,8 @@
 #include "e2e.h"
 
 int shared;
-long sink;
 
-NOINLINE int reader(void)
+NOINLINE long reader(void)
 {
 	return shared;
 }
@@ -32,35 +31,14 @@ __attribute__((noinline, no_sanitize("thread")))
 #else
 __attribute__((noinline, noipa, no_sanitize_thread))
 #endif
-void hidden_store(int v)
+void hidden_store(long v)
 {
 	shared = v;
-}
-
-static void *reader_thread(void *arg)
-{
-	long sum = 0;
-
-	(void)arg;
-	while (!e2e_stopped())
-		sum += reader();
-	__atomic_store_n(&sink, sum, __ATOMIC_RELAXED);
-	return NULL;
-}
-
-static void *hidden_thread(void *arg)
-{
-	int i = 0;
-
-	(void)arg;
-	while (!e2e_stopped())
-		hidden_store(++i);
-	return NULL;
 }
 
 int main(void)
 {
 	e2e_require_runtime();
-	e2e_race2(reader_thread, hidden_thread, RUN_MS);
+	e2e_race_rw(reader, hidden_store, RUN_MS);
 	return 0;
 }

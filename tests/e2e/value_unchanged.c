@@ -13,48 +13,19 @@
 
 int shared = 42;
 int value = 42;
-long sink;
 
-NOINLINE int reader(void)
+E2E_READER_WRITER(shared, reader, writer)
+
+/* Marked, so never watched, and no compile-time constant either. */
+static void write_same(long i)
 {
-	return shared;
-}
-
-NOINLINE void writer(int v)
-{
-	shared = v;
-}
-
-static void *reader_thread(void *arg)
-{
-	long sum = 0;
-
-	(void)arg;
-	while (!e2e_stopped())
-		sum += reader();
-	__atomic_store_n(&sink, sum, __ATOMIC_RELAXED);
-	return NULL;
-}
-
-static void *writer_thread(void *arg)
-{
-	/* Read once, before the reader starts: not a compile-time constant. */
-	int v = *(int *)arg;
-
-	while (!e2e_stopped())
-		writer(v);
-	return NULL;
+	(void)i;
+	writer(__atomic_load_n(&value, __ATOMIC_RELAXED));
 }
 
 int main(void)
 {
-	pthread_t r, w;
-
 	e2e_require_runtime();
-	w = e2e_spawn(writer_thread, &value);
-	r = e2e_spawn(reader_thread, NULL);
-	e2e_run_for(1500);
-	e2e_join(r);
-	e2e_join(w);
+	e2e_race_rw(reader, write_same, 1500);
 	return 0;
 }

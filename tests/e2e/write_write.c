@@ -15,35 +15,15 @@
 
 int shared;
 
-NOINLINE void writer_a(int v)
+NOINLINE void writer_a(long i)
 {
-	shared = v;
+	shared = 2 * i;
 }
 
 /* Not the same body as writer_a, or gcc's -fipa-icf could fold the two. */
-NOINLINE void writer_b(int v)
+NOINLINE void writer_b(long i)
 {
-	shared = v + 7;
-}
-
-static void *thread_a(void *arg)
-{
-	int i = 0;
-
-	(void)arg;
-	while (!e2e_stopped())
-		writer_a(i += 2);
-	return NULL;
-}
-
-static void *thread_b(void *arg)
-{
-	int i = 1;
-
-	(void)arg;
-	while (!e2e_stopped())
-		writer_b(i += 2);
-	return NULL;
+	shared = 2 * i + 8;
 }
 
 #ifndef RUN_MS
@@ -52,6 +32,8 @@ static void *thread_b(void *arg)
 
 int main(void)
 {
-	e2e_race2(thread_a, thread_b, RUN_MS);
+	struct e2e_race race = E2E_RACE_STEPS(writer_a, writer_b);
+
+	e2e_race_for(&race, RUN_MS);
 	return 0;
 }

@@ -19,12 +19,7 @@
 
 #include "interpose.h"
 
-uint16_t __sanitizer_unaligned_load16(const void *p);
-uint32_t __sanitizer_unaligned_load32(const void *p);
-uint64_t __sanitizer_unaligned_load64(const void *p);
-void __sanitizer_unaligned_store16(void *p, uint16_t x);
-void __sanitizer_unaligned_store32(void *p, uint32_t x);
-void __sanitizer_unaligned_store64(void *p, uint64_t x);
+#include <sanitizer/common_interface_defs.h>
 
 #define PAGE 4096
 

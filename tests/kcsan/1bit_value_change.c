@@ -19,10 +19,12 @@
 
 #include "kcsan_test.h"
 
-NOINLINE void test_kernel_read(void)
-{
-	sink_value(test_var);
-}
+/* 1bit_value_change_permissive.c includes this file with a shorter RUN_MS. */
+#ifndef RUN_MS
+#define RUN_MS 3000
+#endif
+
+KCSAN_KERNEL(test_kernel_read, sink_value(test_var))
 
 NOINLINE void test_kernel_xor_1bit(void)
 {
@@ -33,6 +35,6 @@ NOINLINE void test_kernel_xor_1bit(void)
 
 int main(void)
 {
-	kcsan_run2(test_kernel_read, test_kernel_xor_1bit, 3000);
+	kcsan_run2(test_kernel_read, test_kernel_xor_1bit, RUN_MS);
 	return 0;
 }

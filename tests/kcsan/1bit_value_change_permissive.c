@@ -10,22 +10,5 @@
 // EXPECT: ^UCSAN: stats: data_races: [1-9][0-9]*$
 // NOT: BUG: UCSAN|UCSAN: reported|UCSAN: warning
 
-#include "kcsan_test.h"
-
-NOINLINE void test_kernel_read(void)
-{
-	sink_value(test_var);
-}
-
-NOINLINE void test_kernel_xor_1bit(void)
-{
-	ucsan_nestable_atomic_begin();
-	test_var ^= 0x10000;
-	ucsan_nestable_atomic_end();
-}
-
-int main(void)
-{
-	kcsan_run2(test_kernel_read, test_kernel_xor_1bit, 1500);
-	return 0;
-}
+#define RUN_MS 1500
+#include "1bit_value_change.c"

@@ -16,23 +16,12 @@
 
 #include "kcsan_test.h"
 
-NOINLINE void test_kernel_assert_access(void)
-{
-	ASSERT_EXCLUSIVE_ACCESS(test_var);
-}
-
-NOINLINE void test_kernel_read(void)
-{
-	sink_value(test_var);
-}
+KCSAN_KERNEL(test_kernel_assert_access, ASSERT_EXCLUSIVE_ACCESS(test_var))
+KCSAN_KERNEL(test_kernel_read, sink_value(test_var))
 
 int main(void)
 {
-	struct kcsan_config cfg = {
-		{ test_kernel_assert_access, test_kernel_read },
-		KCSAN_FIXED, 2, 3000, NULL, 0
-	};
-
-	kcsan_run(&cfg);
+	KCSAN_RUN(.kernel = { test_kernel_assert_access, test_kernel_read },
+		  .mode = KCSAN_FIXED, .ms = 3000);
 	return 0;
 }

@@ -21,25 +21,13 @@
 
 #include "kcsan_test.h"
 
-/* Runs inside the scope: accesses to anything but test_var. */
-NOINLINE void test_enter_scope(void)
-{
-	long x = 0;
-
-	sink_value(READ_ONCE(test_sink));
-	ucsan_check_read(&x, sizeof(x));
-}
-
 NOINLINE void test_kernel_assert_access_scoped(void)
 {
 	ASSERT_EXCLUSIVE_ACCESS_SCOPED(test_var);
 	test_enter_scope();
 }
 
-NOINLINE void test_kernel_read(void)
-{
-	sink_value(test_var);
-}
+KCSAN_KERNEL(test_kernel_read, sink_value(test_var))
 
 int main(void)
 {

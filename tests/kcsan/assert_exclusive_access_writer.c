@@ -19,15 +19,8 @@
 
 #include "kcsan_test.h"
 
-NOINLINE void test_kernel_assert_access(void)
-{
-	ASSERT_EXCLUSIVE_ACCESS(test_var);
-}
-
-NOINLINE void test_kernel_assert_writer(void)
-{
-	ASSERT_EXCLUSIVE_WRITER(test_var);
-}
+KCSAN_KERNEL(test_kernel_assert_access, ASSERT_EXCLUSIVE_ACCESS(test_var))
+KCSAN_KERNEL(test_kernel_assert_writer, ASSERT_EXCLUSIVE_WRITER(test_var))
 
 int main(void)
 {

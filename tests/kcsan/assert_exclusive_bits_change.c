@@ -19,15 +19,10 @@
 
 #define TEST_CHANGE_BITS 0xff00ff00UL
 
-NOINLINE void test_kernel_assert_bits_change(void)
-{
-	ASSERT_EXCLUSIVE_BITS(test_var, TEST_CHANGE_BITS);
-}
-
-NOINLINE void test_kernel_change_bits(void)
-{
-	WRITE_ONCE(test_var, READ_ONCE(test_var) ^ TEST_CHANGE_BITS);
-}
+KCSAN_KERNEL(test_kernel_assert_bits_change,
+	     ASSERT_EXCLUSIVE_BITS(test_var, TEST_CHANGE_BITS))
+KCSAN_KERNEL(test_kernel_change_bits,
+	     WRITE_ONCE(test_var, READ_ONCE(test_var) ^ TEST_CHANGE_BITS))
 
 int main(void)
 {

@@ -16,15 +16,8 @@
 
 #include "kcsan_test.h"
 
-NOINLINE void test_kernel_assert_writer(void)
-{
-	ASSERT_EXCLUSIVE_WRITER(test_var);
-}
-
-NOINLINE void test_kernel_write_nochange(void)
-{
-	test_var = 42;
-}
+KCSAN_KERNEL(test_kernel_assert_writer, ASSERT_EXCLUSIVE_WRITER(test_var))
+KCSAN_KERNEL(test_kernel_write_nochange, test_var = 42)
 
 int main(void)
 {

@@ -71,11 +71,7 @@ NOINLINE void check_builtins(void)
 
 int main(void)
 {
-	struct kcsan_config cfg = {
-		{ test_kernel_atomic_builtins, test_kernel_atomic_builtins },
-		KCSAN_ALTERNATE, 2, 1500, check_builtins, 0
-	};
-
-	kcsan_run(&cfg);
+	KCSAN_RUN(.kernel = { test_kernel_atomic_builtins, test_kernel_atomic_builtins },
+		  .ms = 1500, .main_loop = check_builtins);
 	return 0;
 }

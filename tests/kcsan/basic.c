@@ -17,15 +17,8 @@
 
 #include "kcsan_test.h"
 
-NOINLINE void test_kernel_read(void)
-{
-	sink_value(test_var);
-}
-
-NOINLINE void test_kernel_write(void)
-{
-	test_var = peek(&test_sink) + 1;
-}
+KCSAN_KERNEL(test_kernel_read, sink_value(test_var))
+KCSAN_KERNEL(test_kernel_write, test_var = peek(&test_sink) + 1)
 
 int main(void)
 {

@@ -31,11 +31,7 @@ NOINLINE void test_kernel_rmw_array(void)
 
 int main(void)
 {
-	struct kcsan_config cfg = {
-		{ test_kernel_rmw_array, test_kernel_rmw_array },
-		KCSAN_ALTERNATE, 4, 1500, NULL, 10
-	};
-
-	kcsan_run(&cfg);
+	KCSAN_RUN(.kernel = { test_kernel_rmw_array, test_kernel_rmw_array },
+		  .nthreads = 4, .ms = 1500, .min_calls = 10);
 	return 0;
 }

@@ -54,12 +54,8 @@ int main(void)
 {
 	/* One producer, one consumer; a kernel call that finds it is not its
 	 * turn yields, which on a busy machine can take a while. */
-	struct kcsan_config cfg = {
-		{ test_kernel_producer, test_kernel_consumer },
-		KCSAN_FIXED, 2, 1500, NULL, 100
-	};
-
-	kcsan_run(&cfg);
+	KCSAN_RUN(.kernel = { test_kernel_producer, test_kernel_consumer },
+		  .mode = KCSAN_FIXED, .ms = 1500, .min_calls = 100);
 	/* Messages went through: tens of thousands on an idle machine, a
 	 * few hundred when other processes keep both CPUs busy.  The last
 	 * one may be unread. */

@@ -8,10 +8,7 @@
 
 #include "kcsan_test.h"
 
-NOINLINE void test_kernel_data_race(void)
-{
-	(void)data_race(test_var++);
-}
+KCSAN_KERNEL(test_kernel_data_race, (void)data_race(test_var++))
 
 int main(void)
 {

@@ -12,10 +12,7 @@
 
 volatile unsigned long jiffies;
 
-NOINLINE void test_kernel_jiffies_reader(void)
-{
-	sink_value((long)jiffies);
-}
+KCSAN_KERNEL(test_kernel_jiffies_reader, sink_value((long)jiffies))
 
 /* The timer tick, instrumented. */
 NOINLINE void tick(void)
@@ -25,12 +22,8 @@ NOINLINE void tick(void)
 
 int main(void)
 {
-	struct kcsan_config cfg = {
-		{ test_kernel_jiffies_reader, test_kernel_jiffies_reader },
-		KCSAN_ALTERNATE, 2, 1500, tick, 0
-	};
-
-	kcsan_run(&cfg);
+	KCSAN_RUN(.kernel = { test_kernel_jiffies_reader, test_kernel_jiffies_reader },
+		  .ms = 1500, .main_loop = tick);
 	E2E_CHECK(jiffies > 1000);
 	return 0;
 }

@@ -67,6 +67,30 @@ static inline void cpu_relax(void)
 #endif
 }
 
+/*
+ * Defines a kernel on one line of the test file, which the reports name:
+ * KCSAN_KERNEL(test_kernel_read, sink_value(test_var)).
+ */
+#define KCSAN_KERNEL(name, ...) NOINLINE void name(void) { __VA_ARGS__; }
+
+/* test_kernel_write_struct: a checked write of all of test_struct, then an
+ * unchecked change of one word (so that the value changes). */
+#define KCSAN_KERNEL_WRITE_STRUCT()                                            \
+	KCSAN_KERNEL(test_kernel_write_struct,                                 \
+		     ucsan_check_write(&test_struct, sizeof(test_struct));     \
+		     ucsan_disable_current(); test_struct.val[3]++;            \
+		     ucsan_enable_current())
+
+/* Runs inside the scope of a scoped assertion: accesses to anything but
+ * test_var. */
+NOINLINE void test_enter_scope(void)
+{
+	long x = 0;
+
+	sink_value(READ_ONCE(test_sink));
+	ucsan_check_read(&x, sizeof(x));
+}
+
 /* === The runner === */
 
 typedef void (*kcsan_kernel_t)(void);
@@ -170,6 +194,12 @@ __no_kcsan static void kcsan_run(const struct kcsan_config *cfg)
 	E2E_CHECK(__atomic_load_n(&kcsan_calls[0], __ATOMIC_RELAXED) >= min_calls);
 	E2E_CHECK(__atomic_load_n(&kcsan_calls[1], __ATOMIC_RELAXED) >= min_calls);
 }
+
+/*
+ * kcsan_run() with the fields that differ from the defaults named:
+ * KCSAN_RUN(.kernel = { k0, k1 }, .mode = KCSAN_FIXED, .ms = 1500).
+ */
+#define KCSAN_RUN(...) kcsan_run(&(const struct kcsan_config){ __VA_ARGS__ })
 
 /* The common case: two kernels, alternating, for @ms milliseconds. */
 __no_kcsan static E2E_UNUSED void kcsan_run2(kcsan_kernel_t k0, kcsan_kernel_t k1, long ms)

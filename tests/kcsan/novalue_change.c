@@ -11,21 +11,5 @@
 // EXPECT: ^UCSAN: stats: reports_suppressed: [1-9][0-9]*$
 // NOT: BUG: UCSAN|UCSAN: reported|UCSAN: warning
 
-#include "kcsan_test.h"
-
-NOINLINE void test_kernel_read(void)
-{
-	sink_value(test_var);
-}
-
-NOINLINE void test_kernel_write_nochange(void)
-{
-	test_var = 42;
-}
-
-int main(void)
-{
-	test_kernel_write_nochange();	/* 42 before the race starts */
-	kcsan_run2(test_kernel_write_nochange, test_kernel_read, 1500);
-	return 0;
-}
+#define RUN_MS 1500
+#include "novalue_change_strict.c"

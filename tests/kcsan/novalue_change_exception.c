@@ -18,15 +18,8 @@
 
 #include "kcsan_test.h"
 
-NOINLINE void test_kernel_read(void)
-{
-	sink_value(test_var);
-}
-
-NOINLINE void test_kernel_write_nochange_rcu(void)
-{
-	test_var = 42;
-}
+KCSAN_KERNEL(test_kernel_read, sink_value(test_var))
+KCSAN_KERNEL(test_kernel_write_nochange_rcu, test_var = 42)
 
 int main(void)
 {

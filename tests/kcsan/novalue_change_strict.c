@@ -16,19 +16,17 @@
 
 #include "kcsan_test.h"
 
-NOINLINE void test_kernel_read(void)
-{
-	sink_value(test_var);
-}
+/* novalue_change.c includes this file with a shorter RUN_MS. */
+#ifndef RUN_MS
+#define RUN_MS 3000
+#endif
 
-NOINLINE void test_kernel_write_nochange(void)
-{
-	test_var = 42;
-}
+KCSAN_KERNEL(test_kernel_read, sink_value(test_var))
+KCSAN_KERNEL(test_kernel_write_nochange, test_var = 42)
 
 int main(void)
 {
 	test_kernel_write_nochange();	/* 42 before the race starts */
-	kcsan_run2(test_kernel_write_nochange, test_kernel_read, 3000);
+	kcsan_run2(test_kernel_write_nochange, test_kernel_read, RUN_MS);
 	return 0;
 }

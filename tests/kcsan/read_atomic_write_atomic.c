@@ -8,15 +8,9 @@
 
 #include "kcsan_test.h"
 
-NOINLINE void test_kernel_read_atomic(void)
-{
-	sink_value(READ_ONCE(test_var));
-}
-
-NOINLINE void test_kernel_write_atomic(void)
-{
-	WRITE_ONCE(test_var, peek(&test_sink) + 1);
-}
+KCSAN_KERNEL(test_kernel_read_atomic, sink_value(READ_ONCE(test_var)))
+KCSAN_KERNEL(test_kernel_write_atomic,
+	     WRITE_ONCE(test_var, peek(&test_sink) + 1))
 
 int main(void)
 {

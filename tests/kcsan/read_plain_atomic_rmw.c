@@ -16,15 +16,9 @@
 
 #include "kcsan_test.h"
 
-NOINLINE void test_kernel_read(void)
-{
-	sink_value(test_var);
-}
-
-NOINLINE void test_kernel_atomic_rmw(void)
-{
-	__atomic_fetch_add(&test_var, 1, __ATOMIC_RELAXED);
-}
+KCSAN_KERNEL(test_kernel_read, sink_value(test_var))
+KCSAN_KERNEL(test_kernel_atomic_rmw,
+	     __atomic_fetch_add(&test_var, 1, __ATOMIC_RELAXED))
 
 int main(void)
 {

@@ -15,10 +15,12 @@
 
 #include "kcsan_test.h"
 
-NOINLINE void test_kernel_read(void)
-{
-	sink_value(test_var);
-}
+/* unknown_origin_off.c includes this file with a shorter RUN_MS. */
+#ifndef RUN_MS
+#define RUN_MS 3000
+#endif
+
+KCSAN_KERNEL(test_kernel_read, sink_value(test_var))
 
 __no_kcsan NOINLINE void test_kernel_write_uninstrumented(void)
 {
@@ -27,6 +29,6 @@ __no_kcsan NOINLINE void test_kernel_write_uninstrumented(void)
 
 int main(void)
 {
-	kcsan_run2(test_kernel_write_uninstrumented, test_kernel_read, 3000);
+	kcsan_run2(test_kernel_write_uninstrumented, test_kernel_read, RUN_MS);
 	return 0;
 }

@@ -9,20 +9,5 @@
 // EXPECT: ^UCSAN: stats: races_unknown_origin: [1-9][0-9]*$
 // NOT: BUG: UCSAN|race at unknown origin|UCSAN: reported|UCSAN: warning
 
-#include "kcsan_test.h"
-
-NOINLINE void test_kernel_read(void)
-{
-	sink_value(test_var);
-}
-
-__no_kcsan NOINLINE void test_kernel_write_uninstrumented(void)
-{
-	test_var++;
-}
-
-int main(void)
-{
-	kcsan_run2(test_kernel_write_uninstrumented, test_kernel_read, 1500);
-	return 0;
-}
+#define RUN_MS 1500
+#include "unknown_origin.c"

@@ -11,26 +11,5 @@
 // TIMEOUT: 20
 // NOT: BUG: UCSAN|UCSAN: reported|UCSAN: warning
 
-#include "kcsan_test.h"
-
-NOINLINE void test_kernel_write(void)
-{
-	test_var = peek(&test_sink) + 1;
-}
-
-/* Uninstrumented, like the kernel test's checking loop. */
-__no_kcsan NOINLINE void feed_back(void)
-{
-	sink_value(peek(&test_var));
-}
-
-int main(void)
-{
-	struct kcsan_config cfg = {
-		{ test_kernel_write, test_kernel_write },
-		KCSAN_ALTERNATE, 2, 1500, feed_back, 0
-	};
-
-	kcsan_run(&cfg);
-	return 0;
-}
+#define RUN_MS 1500
+#include "write_write_assume_atomic_strict.c"

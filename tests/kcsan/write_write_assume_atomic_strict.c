@@ -18,10 +18,12 @@
 
 #include "kcsan_test.h"
 
-NOINLINE void test_kernel_write(void)
-{
-	test_var = peek(&test_sink) + 1;
-}
+/* write_write_assume_atomic.c includes this file with a shorter RUN_MS. */
+#ifndef RUN_MS
+#define RUN_MS 3000
+#endif
+
+KCSAN_KERNEL(test_kernel_write, test_var = peek(&test_sink) + 1)
 
 /* Uninstrumented, like the kernel test's checking loop. */
 __no_kcsan NOINLINE void feed_back(void)
@@ -31,11 +33,7 @@ __no_kcsan NOINLINE void feed_back(void)
 
 int main(void)
 {
-	struct kcsan_config cfg = {
-		{ test_kernel_write, test_kernel_write },
-		KCSAN_ALTERNATE, 2, 3000, feed_back, 0
-	};
-
-	kcsan_run(&cfg);
+	KCSAN_RUN(.kernel = { test_kernel_write, test_kernel_write },
+		  .ms = RUN_MS, .main_loop = feed_back);
 	return 0;
 }

@@ -15,14 +15,7 @@
 
 #include "kcsan_test.h"
 
-NOINLINE void test_kernel_write_struct(void)
-{
-	ucsan_check_write(&test_struct, sizeof(test_struct));
-	/* The write itself, unchecked: it changes the value. */
-	ucsan_disable_current();
-	test_struct.val[3]++;
-	ucsan_enable_current();
-}
+KCSAN_KERNEL_WRITE_STRUCT()
 
 int main(void)
 {

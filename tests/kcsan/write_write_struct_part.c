@@ -19,27 +19,12 @@
 
 #include "kcsan_test.h"
 
-NOINLINE void test_kernel_write_struct(void)
-{
-	ucsan_check_write(&test_struct, sizeof(test_struct));
-	/* The write itself, unchecked: it changes the value. */
-	ucsan_disable_current();
-	test_struct.val[3]++;
-	ucsan_enable_current();
-}
-
-NOINLINE void test_kernel_write_struct_part(void)
-{
-	test_struct.val[3] = 42;
-}
+KCSAN_KERNEL_WRITE_STRUCT()
+KCSAN_KERNEL(test_kernel_write_struct_part, test_struct.val[3] = 42)
 
 int main(void)
 {
-	struct kcsan_config cfg = {
-		{ test_kernel_write_struct, test_kernel_write_struct_part },
-		KCSAN_FIXED, 2, 3000, NULL, 0
-	};
-
-	kcsan_run(&cfg);
+	KCSAN_RUN(.kernel = { test_kernel_write_struct, test_kernel_write_struct_part },
+		  .mode = KCSAN_FIXED, .ms = 3000);
 	return 0;
 }

@@ -15,19 +15,9 @@
 
 #include "kcsan_test.h"
 
-NOINLINE void test_kernel_write_struct(void)
-{
-	ucsan_check_write(&test_struct, sizeof(test_struct));
-	/* The write itself, unchecked: it changes the value. */
-	ucsan_disable_current();
-	test_struct.val[3]++;
-	ucsan_enable_current();
-}
-
-NOINLINE void test_kernel_read_struct_zero_size(void)
-{
-	ucsan_check_read(&test_struct.val[3], 0);
-}
+KCSAN_KERNEL_WRITE_STRUCT()
+KCSAN_KERNEL(test_kernel_read_struct_zero_size,
+	     ucsan_check_read(&test_struct.val[3], 0))
 
 int main(void)
 {

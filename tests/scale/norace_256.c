@@ -33,7 +33,6 @@ struct slot {
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 long total; /* under lock */
 static atomic_long rounds_done;
-static pthread_barrier_t all_alive;
 
 NOINLINE void private_work(struct slot *s, long *buf)
 {
@@ -56,7 +55,6 @@ static void *worker(void *arg)
 
 	E2E_CHECK(buf != NULL);
 	buf[0] = (long)arg;
-	pthread_barrier_wait(&all_alive);
 	for (int r = 0; r < ROUNDS; r++) {
 		private_work(s, buf);
 		add_to_total(s->value);
@@ -70,21 +68,11 @@ static void *worker(void *arg)
 int main(void)
 {
 	static pthread_t t[THREADS];
-	pthread_attr_t attr;
 	long sum = 0;
-	int err;
 
 	e2e_require_runtime();
-	pthread_barrier_init(&all_alive, NULL, THREADS);
-	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, 256 * 1024);
-	for (long n = 0; n < THREADS; n++) {
-		err = pthread_create(&t[n], &attr, worker, (void *)n);
-		if (err)
-			e2e_die("pthread_create", err);
-	}
-	for (int n = 0; n < THREADS; n++)
-		e2e_join(t[n]);
+	e2e_start(t, THREADS, worker);
+	e2e_join_all(t, THREADS);
 	for (int n = 0; n < THREADS; n++)
 		sum += slots[n].added;
 	E2E_CHECK(atomic_load(&rounds_done) == (long)THREADS * ROUNDS);

@@ -22,7 +22,6 @@ struct stats {
 	long sum;
 } stats;
 int version;
-static pthread_barrier_t all_alive;
 long sink;
 
 /* The access lines of racy_*.c assert these line numbers: keep them. */
@@ -61,7 +60,6 @@ static void *worker(void *arg)
 	int i = 0;
 
 	E2E_CHECK(buf != NULL);
-	pthread_barrier_wait(&all_alive);
 	while (!e2e_stopped()) {
 		sum += private_work(buf);
 		bump_stats(sum & 0xff);
@@ -78,21 +76,11 @@ static void *worker(void *arg)
 int main(void)
 {
 	static pthread_t t[THREADS];
-	pthread_attr_t attr;
 	double start;
 	char *text;
-	int err;
 
 	e2e_require_runtime();
-	pthread_barrier_init(&all_alive, NULL, THREADS + 1);
-	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, 256 * 1024);
-	for (long n = 0; n < THREADS; n++) {
-		err = pthread_create(&t[n], &attr, worker, (void *)n);
-		if (err)
-			e2e_die("pthread_create", err);
-	}
-	pthread_barrier_wait(&all_alive);
+	e2e_start(t, THREADS, worker);
 	/* Wait for both reports, each within what is left of the deadline. */
 	start = e2e_now();
 	text = rel_read_stderr(NULL);
@@ -106,8 +94,7 @@ int main(void)
 		e2e_sleep_ms(DEADLINE_MS);
 	}
 	__atomic_store_n(&e2e_stop_flag, 1, __ATOMIC_RELAXED);
-	for (int n = 0; n < THREADS; n++)
-		e2e_join(t[n]);
+	e2e_join_all(t, THREADS);
 	fprintf(stderr, "rel: %d threads raced for %.1f s\n", THREADS, e2e_now() - start);
 	return 0;
 }

@@ -37,16 +37,10 @@ NOINLINE static void bump_control(void)
 	control_counter++;
 }
 
-static void *worker(void *arg)
+static void work(long i)
 {
-	unsigned long n = 0;
-	int i = 0;
-	(void)arg;
-	while (compat_continue(&n)) {
-		bump_stats(i++);
-		bump_control();
-	}
-	return NULL;
+	bump_stats((int)i);
+	bump_control();
 }
 
 int main(void)
@@ -55,7 +49,7 @@ int main(void)
 #ifndef NO_ANNOTATIONS
 	ANNOTATE_BENIGN_RACE_SIZED(&stats, sizeof(stats), "statistics, approximate by design");
 #endif
-	e2e_race2(worker, worker, 1500);
+	compat_race(work, work, 1500);
 	printf("hits+misses=%lu\n", stats.hits + stats.misses);
 	return 0;
 }

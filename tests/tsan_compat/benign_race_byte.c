@@ -32,15 +32,11 @@ NOINLINE static void bump_control(void)
 	control_counter++;
 }
 
-static void *worker(void *arg)
+static void work(long i)
 {
-	unsigned long n = 0;
-	(void)arg;
-	while (compat_continue(&n)) {
-		bump_flagged();
-		bump_control();
-	}
-	return NULL;
+	(void)i;
+	bump_flagged();
+	bump_control();
 }
 
 int main(void)
@@ -49,7 +45,7 @@ int main(void)
 #ifndef NO_ANNOTATIONS
 	AnnotateBenignRace(__FILE__, __LINE__, (char *)&flagged_counter + 1, "one byte is enough");
 #endif
-	e2e_race2(worker, worker, 1500);
+	compat_race(work, work, 1500);
 	printf("%lu %lu\n", flagged_counter, control_counter);
 	return 0;
 }

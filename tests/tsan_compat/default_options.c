@@ -22,23 +22,15 @@ const char *__tsan_default_options(void)
 
 static unsigned long counter;
 
-NOINLINE static void racer(void)
+NOINLINE static void racer(long i)
 {
+	(void)i;
 	counter++;
-}
-
-static void *worker(void *arg)
-{
-	unsigned long n = 0;
-	(void)arg;
-	while (compat_continue(&n))
-		racer();
-	return NULL;
 }
 
 int main(void)
 {
 	e2e_require_runtime();
-	e2e_race2(worker, worker, 3000);
+	compat_race(racer, racer, 3000);
 	return 0;
 }

@@ -66,34 +66,26 @@ NOINLINE static void bump_control(void)
 	control_counter++;
 }
 
-static void *thread_a(void *arg)
+static void step_a(long i)
 {
-	unsigned long n = 0;
-	(void)arg;
-	while (compat_continue(&n)) {
-		in_ignore_reads();
-		in_ignore_thread(1);
-		bump_control();
-	}
-	return NULL;
+	(void)i;
+	in_ignore_reads();
+	in_ignore_thread(1);
+	bump_control();
 }
 
-static void *thread_b(void *arg)
+static void step_b(long i)
 {
-	unsigned long n = 0;
-	(void)arg;
-	while (compat_continue(&n)) {
-		in_ignore_writes();
-		in_ignore_thread(2);
-		bump_control();
-	}
-	return NULL;
+	(void)i;
+	in_ignore_writes();
+	in_ignore_thread(2);
+	bump_control();
 }
 
 int main(void)
 {
 	e2e_require_runtime();
-	e2e_race2(thread_a, thread_b, 1500);
+	compat_race(step_a, step_b, 1500);
 	printf("%lu %lu\n", counter_a, counter_b);
 	return 0;
 }

@@ -38,24 +38,16 @@ int __tsan_on_finalize(int failed)
 
 static unsigned long counter;
 
-NOINLINE static void racer(void)
+NOINLINE static void racer(long i)
 {
+	(void)i;
 	counter++;
-}
-
-static void *worker(void *arg)
-{
-	unsigned long n = 0;
-	(void)arg;
-	while (compat_continue(&n))
-		racer();
-	return NULL;
 }
 
 int main(void)
 {
 	in_main = 1;
 	e2e_require_runtime();
-	e2e_race2(worker, worker, 1500);
+	compat_race(racer, racer, 1500);
 	return 0;
 }

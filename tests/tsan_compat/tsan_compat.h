@@ -69,6 +69,15 @@ static E2E_UNUSED int compat_continue(unsigned long *rounds)
 	return !e2e_stopped();
 }
 
+/* Race two e2e_loop steps for @ms milliseconds, within COMPAT_MAX_ITER. */
+static E2E_UNUSED void compat_race(void (*a)(long), void (*b)(long), long ms)
+{
+	struct e2e_race race = E2E_RACE_STEPS(a, b);
+
+	race.loop[0].count = race.loop[1].count = COMPAT_MAX_ITER;
+	e2e_race_for(&race, ms);
+}
+
 /* Wait (yielding: the machine may have two CPUs) until *p == v. */
 static E2E_UNUSED void compat_wait_for(const int *p, int v)
 {

@@ -9,32 +9,16 @@
 // EXPECT: ^write to 0x[0-9a-f]+ of 4 bytes by thread [0-9]+ on cpu [0-9]+:$
 // TSAN-EXIT: 66
 
+#include <sanitizer/common_interface_defs.h>
 #include <stdint.h>
 
 #include "tsan_compat.h"
 
-uint16_t __sanitizer_unaligned_load16(const void *p);
-uint32_t __sanitizer_unaligned_load32(const void *p);
-uint64_t __sanitizer_unaligned_load64(const void *p);
-void __sanitizer_unaligned_store16(void *p, uint16_t x);
-void __sanitizer_unaligned_store32(void *p, uint32_t x);
-void __sanitizer_unaligned_store64(void *p, uint64_t x);
-
 static unsigned char buf[64];
 
-NOINLINE static void store_unaligned(uint32_t v)
+NOINLINE static void store_unaligned(long v)
 {
-	__sanitizer_unaligned_store32(buf + 33, v);
-}
-
-static void *worker(void *arg)
-{
-	unsigned long n = 0;
-	uint32_t v = 0;
-	(void)arg;
-	while (compat_continue(&n))
-		store_unaligned(v++);
-	return NULL;
+	__sanitizer_unaligned_store32(buf + 33, (uint32_t)v);
 }
 
 int main(void)
@@ -46,6 +30,6 @@ int main(void)
 	printf("round trip: 0x%x 0x%x 0x%016llx\n", __sanitizer_unaligned_load16(buf + 1),
 	       __sanitizer_unaligned_load32(buf + 5), (unsigned long long)__sanitizer_unaligned_load64(buf + 11));
 	fflush(stdout);
-	e2e_race2(worker, worker, 1500);
+	compat_race(store_unaligned, store_unaligned, 1500);
 	return 0;
 }

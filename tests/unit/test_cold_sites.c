@@ -57,32 +57,21 @@ static int print_results(void)
 static int shared_a, shared_b, shared_c, shared_flag;
 static _Atomic int reader_stop;
 
-/* Each call site below is one code site (not a tail call: the site is the
- * return address, which must stay inside these functions). */
-__attribute__((noinline)) static void site_one(int *p)
-{
-	__tsan_read4(p);
-	__asm__ __volatile__("" ::: "memory");
-}
-
-__attribute__((noinline)) static void site_two(int *p)
-{
-	__tsan_read4(p);
-	__asm__ __volatile__("nop; nop" ::: "memory");
-}
-
-/* Bodies differ, or identical code folding would merge the sites. */
-__attribute__((noinline)) static void site_three(int *p)
-{
-	__tsan_read4(p);
-	__asm__ __volatile__("nop" ::: "memory");
-}
-
-__attribute__((noinline)) static void site_four(int *p)
-{
-	__tsan_read4(p);
-	__asm__ __volatile__("nop; nop; nop" ::: "memory");
-}
+/*
+ * Each call site below is one code site (not a tail call: the site is the
+ * return address, which must stay inside these functions).  The padding
+ * differs, or identical code folding would merge the sites.
+ */
+#define SITE(name, padding)                                                    \
+	__attribute__((noinline)) static void name(int *p)                     \
+	{                                                                      \
+		__tsan_read4(p);                                               \
+		__asm__ __volatile__(padding ::: "memory");                    \
+	}
+SITE(site_one, "")
+SITE(site_two, "nop; nop")
+SITE(site_three, "nop")
+SITE(site_four, "nop; nop; nop")
 
 static int warm_sites(void)
 {

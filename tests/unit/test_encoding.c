@@ -1,21 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 /* Unit tests: watchpoint encoding round-trips and slot arithmetic. */
-#include <stdio.h>
 
 #include "encoding.h"
 
-static int failures;
-
-#define CHECK(name, cond)                                                     \
-	do {                                                                  \
-		if (cond) {                                                   \
-			printf("PASS: unit/encoding/%s\n", name);             \
-		} else {                                                      \
-			printf("FAIL: unit/encoding/%s\n  %s:%d: %s\n", name, \
-			       __FILE__, __LINE__, #cond);                    \
-			failures++;                                           \
-		}                                                             \
-	} while (0)
+#define UNIT_NAME "encoding"
+#include "unit_check.h"
 
 static int round_trip_all(void)
 {

@@ -5,18 +5,8 @@
 
 #include "internal.h"
 
-static int failures;
-
-#define CHECK(name, cond)                                                    \
-	do {                                                                 \
-		if (cond) {                                                  \
-			printf("PASS: unit/options/%s\n", name);             \
-		} else {                                                     \
-			printf("FAIL: unit/options/%s\n  %s:%d: %s\n", name, \
-			       __FILE__, __LINE__, #cond);                   \
-			failures++;                                          \
-		}                                                            \
-	} while (0)
+#define UNIT_NAME "options"
+#include "unit_check.h"
 
 static char err[512];
 

@@ -1,22 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 /* Unit tests: ThreadSanitizer-style suppression patterns. */
-#include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
 
-static int failures;
-
-#define CHECK(name, cond)                                                         \
-	do {                                                                      \
-		if (cond) {                                                       \
-			printf("PASS: unit/suppressions/%s\n", name);             \
-		} else {                                                          \
-			printf("FAIL: unit/suppressions/%s\n  %s:%d: %s\n", name, \
-			       __FILE__, __LINE__, #cond);                        \
-			failures++;                                               \
-		}                                                                 \
-	} while (0)
+#define UNIT_NAME "suppressions"
+#include "unit_check.h"
 
 int main(void)
 {

@@ -71,6 +71,15 @@ static double now_ms(void)
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/* Milliseconds per evaluation of @expr, over @n evaluations. */
+#define MS_EACH(n, expr)                                                       \
+	({                                                                     \
+		double t0_ = now_ms();                                         \
+		for (int i_ = 0; i_ < (n); i_++)                               \
+			(void)(expr);                                          \
+		(now_ms() - t0_) / (n);                                        \
+	})
+
 static long rss_kb(void)
 {
 	long pages = 0, rss = 0;
@@ -360,22 +369,10 @@ int main(int argc, char **argv)
 
 	if (verbose) {
 		ucsan_symbolize_reset();
-		t0 = now_ms();
-		for (int i = 0; i < 1000; i++)
-			ucsan_symbolize(ipc, 1, fr, MAXF, sbuf, sizeof(sbuf));
-		double t_sym = (now_ms() - t0) / 1000;
-		t0 = now_ms();
-		for (int i = 0; i < 1000; i++)
-			ucsan_symbol_name(ipc - 1, name, sizeof(name));
-		double t_name = (now_ms() - t0) / 1000;
-		t0 = now_ms();
-		for (int i = 0; i < 1000; i++)
-			ucsan_symbolize(qra, 1, fr, MAXF, sbuf, sizeof(sbuf));
-		double t_libc2 = (now_ms() - t0) / 1000;
-		t0 = now_ms();
-		for (int i = 0; i < 100; i++)
-			ucsan_symbolize(0x10, 0, fr, MAXF, sbuf, sizeof(sbuf));
-		double t_miss = (now_ms() - t0) / 100;
+		double t_sym = MS_EACH(1000, ucsan_symbolize(ipc, 1, fr, MAXF, sbuf, sizeof(sbuf)));
+		double t_name = MS_EACH(1000, ucsan_symbol_name(ipc - 1, name, sizeof(name)));
+		double t_libc2 = MS_EACH(1000, ucsan_symbolize(qra, 1, fr, MAXF, sbuf, sizeof(sbuf)));
+		double t_miss = MS_EACH(100, ucsan_symbolize(0x10, 0, fr, MAXF, sbuf, sizeof(sbuf)));
 		printf("# first call %.2f ms (rss +%ld KiB), first libc call %.2f ms (rss +%ld KiB),"
 		       " rss +%ld KiB at the end\n", t_first, rss1 - rss0, t_libc, rss2 - rss1,
 		       rss_kb() - rss0);

@@ -6,7 +6,7 @@
 // TRIES: 10
 // EXIT: 66
 // EXPECT: ^BUG: UCSAN: data-race in consume / publish$
-// EXPECT-FRAME: ^write \(reordered\) to 0x[0-9a-f]+ of 4 bytes by thread [0-9]+ on cpu [0-9]+:$ => ^ publish\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*publish_relaxed\.c:37$
+// EXPECT-FRAME: ^write \(reordered\) to 0x[0-9a-f]+ of 4 bytes by thread [0-9]+ on cpu [0-9]+:$ => ^ publish\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*publish_relaxed\.c:36$
 // EXPECT: ^  \+-> reordered to: publish\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*publish_relaxed\.c:[0-9]+$
 
 #include "publish_relaxed.c"

@@ -9,7 +9,7 @@
 // TRIES: 10
 // EXIT: 66
 // EXPECT: ^BUG: UCSAN: data-race in consume / publish$
-// EXPECT-FRAME: ^write \(reordered\) to 0x[0-9a-f]+ of 4 bytes by thread [0-9]+ on cpu [0-9]+:$ => ^ publish\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*publish_relaxed\.c:37$
+// EXPECT-FRAME: ^write \(reordered\) to 0x[0-9a-f]+ of 4 bytes by thread [0-9]+ on cpu [0-9]+:$ => ^ publish\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*publish_relaxed\.c:36$
 // EXPECT-FRAME: ^read to 0x[0-9a-f]+ of 4 bytes by thread [0-9]+ on cpu [0-9]+:$ => ^ consume\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*publish_relaxed\.c:[0-9]+$
 // EXPECT: ^  \+-> reordered to: publish\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*publish_relaxed\.c:[0-9]+$
 
@@ -30,11 +30,10 @@ struct obj {
 static struct obj objs[NOBJS];
 static struct obj *published;
 static int busy;
-long sink;
 
 NOINLINE void publish(struct obj *o, int v)
 {
-	o->data = v; /* line 37: the store that should be ordered before the publication */
+	o->data = v; /* line 36: the store that should be ordered before the publication */
 #ifdef PUBLISH_WMB
 	smp_wmb();
 #endif
@@ -51,28 +50,15 @@ NOINLINE void publish(struct obj *o, int v)
 		__atomic_fetch_add(&busy, 1, __ATOMIC_RELAXED);
 }
 
-NOINLINE int consume(void)
+NOINLINE long consume(void)
 {
 	struct obj *o = __atomic_load_n(&published, __ATOMIC_ACQUIRE);
 	return o ? o->data : 0;
 }
 
-static void *writer(void *arg)
+static void publish_next(long i)
 {
-	(void)arg;
-	for (unsigned i = 1; !e2e_stopped() && i < NOBJS; i++)
-		publish(&objs[i], (int)i);
-	return NULL;
-}
-
-static void *reader(void *arg)
-{
-	long s = 0;
-	(void)arg;
-	while (!e2e_stopped())
-		s += consume();
-	__atomic_store_n(&sink, s, __ATOMIC_RELAXED);
-	return NULL;
+	publish(&objs[i], (int)i);
 }
 
 #ifndef RUN_MS
@@ -81,6 +67,11 @@ static void *reader(void *arg)
 
 int main(void)
 {
-	e2e_race2(writer, reader, RUN_MS);
+	/* objs[1] to objs[NOBJS - 1], each published once. */
+	struct e2e_race race = {
+		.loop = { { NULL, publish_next, NOBJS - 1, 0 }, { consume, NULL, 0, 0 } }
+	};
+
+	e2e_race_for(&race, RUN_MS);
 	return 0;
 }
