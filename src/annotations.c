@@ -12,29 +12,18 @@
 #include "internal.h"
 #include "symbolize.h"
 
-static struct ucsan_ctx *ctx_for_api(void)
-{
-	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
-	if (unlikely(!ctx->initialized)) {
-		if (!ucsan_initialized)
-			ucsan_init();
-		ucsan_ctx_init(ctx);
-		ctx->skip = 0; /* the next access starts a fresh countdown */
-	}
-	return ctx;
-}
 
 UCSAN_EXPORT void ucsan_check_access(const volatile void *ptr, size_t size, int type)
 {
 	if (size == 0)
 		return;
-	ctx_for_api();
+	ucsan_api_ctx();
 	ucsan_check_range(ptr, size, type, CALLER_PC());
 }
 
 UCSAN_EXPORT void ucsan_disable_current(void)
 {
-	ctx_for_api()->disable_count++;
+	ucsan_api_ctx()->disable_count++;
 }
 
 /* Said once per process: the program has a bug, not the runtime. */
@@ -55,7 +44,7 @@ static void warn_once(_Atomic int *once, const char *what, uintptr_t pc)
 UCSAN_EXPORT void ucsan_enable_current(void)
 {
 	static _Atomic int once;
-	struct ucsan_ctx *ctx = ctx_for_api();
+	struct ucsan_ctx *ctx = ucsan_api_ctx();
 	if (ctx->disable_count <= 0) {
 		warn_once(&once, "ucsan_enable_current", CALLER_PC());
 		return;
@@ -65,13 +54,13 @@ UCSAN_EXPORT void ucsan_enable_current(void)
 
 UCSAN_EXPORT void ucsan_set_enabled(int on)
 {
-	ctx_for_api();
+	ucsan_api_ctx();
 	atomic_store(&ucsan_enabled, on != 0);
 }
 
 UCSAN_EXPORT void ucsan_nestable_atomic_begin(void)
 {
-	struct ucsan_ctx *ctx = ctx_for_api();
+	struct ucsan_ctx *ctx = ucsan_api_ctx();
 	ctx->atomic_nest_count++;
 	ucsan_ctx_update_special(ctx);
 }
@@ -79,7 +68,7 @@ UCSAN_EXPORT void ucsan_nestable_atomic_begin(void)
 UCSAN_EXPORT void ucsan_nestable_atomic_end(void)
 {
 	static _Atomic int once;
-	struct ucsan_ctx *ctx = ctx_for_api();
+	struct ucsan_ctx *ctx = ucsan_api_ctx();
 	if (ctx->atomic_nest_count <= 0) {
 		warn_once(&once, "ucsan_nestable_atomic_end", CALLER_PC());
 		return;
@@ -90,28 +79,28 @@ UCSAN_EXPORT void ucsan_nestable_atomic_end(void)
 
 UCSAN_EXPORT void ucsan_flat_atomic_begin(void)
 {
-	struct ucsan_ctx *ctx = ctx_for_api();
+	struct ucsan_ctx *ctx = ucsan_api_ctx();
 	ctx->in_flat_atomic = true;
 	ucsan_ctx_update_special(ctx);
 }
 
 UCSAN_EXPORT void ucsan_flat_atomic_end(void)
 {
-	struct ucsan_ctx *ctx = ctx_for_api();
+	struct ucsan_ctx *ctx = ucsan_api_ctx();
 	ctx->in_flat_atomic = false;
 	ucsan_ctx_update_special(ctx);
 }
 
 UCSAN_EXPORT void ucsan_atomic_next(int n)
 {
-	struct ucsan_ctx *ctx = ctx_for_api();
+	struct ucsan_ctx *ctx = ucsan_api_ctx();
 	ctx->atomic_next = n > 0 ? n : 0;
 	ucsan_ctx_update_special(ctx);
 }
 
 UCSAN_EXPORT void ucsan_set_access_mask(unsigned long mask)
 {
-	struct ucsan_ctx *ctx = ctx_for_api();
+	struct ucsan_ctx *ctx = ucsan_api_ctx();
 	ctx->access_mask = mask;
 	ucsan_ctx_update_special(ctx);
 }
@@ -119,7 +108,7 @@ UCSAN_EXPORT void ucsan_set_access_mask(unsigned long mask)
 UCSAN_EXPORT struct ucsan_scoped_access *ucsan_begin_scoped_access(const volatile void *ptr, size_t size,
 								    int type, struct ucsan_scoped_access *sa)
 {
-	struct ucsan_ctx *ctx = ctx_for_api();
+	struct ucsan_ctx *ctx = ucsan_api_ctx();
 	sa->ptr = ptr;
 	sa->size = size;
 	sa->type = type;
@@ -136,7 +125,7 @@ UCSAN_EXPORT struct ucsan_scoped_access *ucsan_begin_scoped_access(const volatil
 UCSAN_EXPORT void ucsan_end_scoped_access(struct ucsan_scoped_access *sa)
 {
 	static _Atomic int once;
-	struct ucsan_ctx *ctx = ctx_for_api();
+	struct ucsan_ctx *ctx = ucsan_api_ctx();
 	struct ucsan_scoped_access **link = &ctx->scoped;
 	while (*link && *link != sa)
 		link = &(*link)->next;

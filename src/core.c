@@ -702,6 +702,20 @@ void ucsan_thread_first_entry(struct ucsan_ctx *ctx)
 	set_skip(ctx, new_skip(ctx, 0, budget_clock()));
 }
 
+/* The calling thread's context for an API call (ucsan.h, TSan's
+ * interface), set up if this is the thread's first entry. */
+struct ucsan_ctx *ucsan_api_ctx(void)
+{
+	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	if (unlikely(!ctx->initialized)) {
+		if (!ucsan_initialized)
+			ucsan_init();
+		ucsan_ctx_init(ctx);
+		ctx->skip = 0; /* the next access starts a fresh countdown */
+	}
+	return ctx;
+}
+
 static void slow_path(const volatile void *ptr, size_t size, int type, uintptr_t ip);
 
 NOINLINE void ucsan_slow_path(const volatile void *ptr, size_t size, int type, uintptr_t ip)

@@ -205,6 +205,8 @@ static inline void ucsan_counter_add(enum ucsan_counter c, long v)
 /* === Engine slow paths (core.c) === */
 /* A thread's first runtime entry: identity, seed, first sample count. */
 void ucsan_thread_first_entry(struct ucsan_ctx *ctx);
+/* The calling thread's context for an API call, set up on first use. */
+struct ucsan_ctx *ucsan_api_ctx(void);
 /* Watches one access: sets the watchpoint, stalls `us` microseconds
  * (sleeping if `sleep`, so the other threads have the CPU), reports.
  * Returns false if nothing was watched. */

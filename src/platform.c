@@ -36,6 +36,8 @@ uint64_t ucsan_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/* tests/kcsan/kcsan_test.h has the same lines: its programs do not link
+ * the runtime's internals. */
 void ucsan_cpu_relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)

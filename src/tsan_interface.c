@@ -55,17 +55,6 @@ struct tsan_state {
 
 static __thread struct tsan_state tsan_tls __attribute__((tls_model("initial-exec")));
 
-static struct ucsan_ctx *api_ctx(void)
-{
-	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
-	if (unlikely(!ctx->initialized)) {
-		if (!ucsan_initialized)
-			ucsan_init();
-		ucsan_ctx_init(ctx);
-		ctx->skip = 0; /* the next access starts a fresh countdown */
-	}
-	return ctx;
-}
 
 /* Said once per process and kind: the program has a bug, not the runtime.
  * Names "FILE:LINE" when the annotation passes them, else the caller. */
@@ -73,7 +62,7 @@ static void warn_once(_Atomic int *once, const char *what, const char *file, int
 {
 	if (atomic_exchange(once, 1))
 		return;
-	struct ucsan_ctx *ctx = api_ctx();
+	struct ucsan_ctx *ctx = ucsan_api_ctx();
 	char name[256], msg[640];
 	int n;
 	ctx->disable_count++;
@@ -94,7 +83,7 @@ static void warn_once(_Atomic int *once, const char *what, const char *file, int
 
 static void ignore_begin(int *counter)
 {
-	struct ucsan_ctx *ctx = api_ctx();
+	struct ucsan_ctx *ctx = ucsan_api_ctx();
 	(*counter)++;
 	ctx->disable_count++;
 }
@@ -102,7 +91,7 @@ static void ignore_begin(int *counter)
 /* False if no region of this kind is open (nothing changes). */
 static bool ignore_end(int *counter)
 {
-	struct ucsan_ctx *ctx = api_ctx();
+	struct ucsan_ctx *ctx = ucsan_api_ctx();
 	if (*counter <= 0 || ctx->disable_count <= 0)
 		return false;
 	(*counter)--;
@@ -509,7 +498,7 @@ UCSAN_EXPORT void __tsan_external_read(void *addr, void *caller_pc, void *tag)
 	(void)tag;
 	if (!addr)
 		return;
-	api_ctx();
+	ucsan_api_ctx();
 	ucsan_check_range(addr, 1, UCSAN_ACCESS_ASSERT, caller_pc ? (uintptr_t)caller_pc : CALLER_PC());
 }
 
@@ -518,7 +507,7 @@ UCSAN_EXPORT void __tsan_external_write(void *addr, void *caller_pc, void *tag)
 	(void)tag;
 	if (!addr)
 		return;
-	api_ctx();
+	ucsan_api_ctx();
 	ucsan_check_range(addr, 1, UCSAN_ACCESS_WRITE | UCSAN_ACCESS_ASSERT,
 			  caller_pc ? (uintptr_t)caller_pc : CALLER_PC());
 }
@@ -613,7 +602,7 @@ UCSAN_EXPORT void *__tsan_get_current_fiber(void)
 UCSAN_EXPORT void *__tsan_create_fiber(unsigned flags)
 {
 	(void)flags;
-	struct ucsan_ctx *ctx = api_ctx();
+	struct ucsan_ctx *ctx = ucsan_api_ctx();
 	ctx->disable_count++; /* in case malloc is instrumented */
 	struct ucsan_fiber *f = calloc(1, sizeof(*f));
 	ctx->disable_count--;
@@ -641,7 +630,7 @@ UCSAN_EXPORT void __tsan_destroy_fiber(void *fiber)
 	}
 	if (f->is_thread)
 		return; /* a thread's own context: it lives as long as the thread */
-	struct ucsan_ctx *ctx = api_ctx();
+	struct ucsan_ctx *ctx = ucsan_api_ctx();
 	f->magic = 0;
 	ctx->disable_count++;
 	free(f);
@@ -658,7 +647,7 @@ UCSAN_EXPORT void __tsan_switch_to_fiber(void *fiber, unsigned flags)
 			  CALLER_PC());
 		return;
 	}
-	struct ucsan_ctx *ctx = api_ctx();
+	struct ucsan_ctx *ctx = ucsan_api_ctx();
 	struct ucsan_fiber *from = current_fiber();
 	if (to == from)
 		return;

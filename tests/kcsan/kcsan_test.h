@@ -56,6 +56,9 @@ __no_kcsan NOINLINE long peek(const long *p)
 	return READ_ONCE(*p);
 }
 
+/* The kernel's cpu_relax(). The runtime has the same lines
+ * (ucsan_cpu_relax() in src/platform.c), but a test program must not
+ * reach into the runtime's internals. */
 static inline void cpu_relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
