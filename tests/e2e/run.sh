@@ -204,10 +204,10 @@ run_test() {
 		fi
 		return 0
 	fi
-	[ "$rc" = 124 ] || [ "$rc" = 137 ] && fails="(the run timed out after ${tmo}s)$NL$fails"
-	[ "$repeat" -gt 1 ] && fails="in repetition $r of $repeat:$NL$fails"
-	fail_log "$name" "after $n of $tries run(s): UCSAN_OPTIONS='$opts' build/tests/$SUITE/$cc/$name${args:+ $args}$NL$fails" \
-		"$out/$name.stderr"
+	msg="after $n of $tries run(s): UCSAN_OPTIONS='$opts' build/tests/$SUITE/$cc/$name${args:+ $args}"
+	[ "$repeat" -gt 1 ] && msg="in repetition $r of $repeat:$NL$msg"
+	[ "$rc" = 124 ] || [ "$rc" = 137 ] && msg="$msg$NL(the run timed out after ${tmo}s)"
+	fail_log "$name" "$msg$NL${fails%"$NL"}" "$out/$name.stderr"
 	return 1
 }
 

@@ -82,7 +82,7 @@ run_case() {
 		pass "$id"
 		return 0
 	fi
-	fail_log "$id" "after $n of $tries run(s): $envvar='$opts' $exe$NL$fails" "$err"
+	fail_log "$id" "after $n of $tries run(s): $envvar='$opts' $exe$NL${fails%"$NL"}" "$err"
 	return 1
 }
 
