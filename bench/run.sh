@@ -268,6 +268,15 @@ function rule(   i, line, dashes) {
 	}
 	print line
 }
+# The header row head[1..ncol] and the rule under it; the columns as wide as
+# their headings, but column 1 w1 wide and, if w2 is given, column 2 w2 wide.
+function header(w1, w2,   i) {
+	for (i = 1; i <= ncol; i++) width[i] = length(head[i])
+	width[1] = w1
+	if (w2) width[2] = w2
+	row(head)
+	rule()
+}
 # Geometric means over the workloads (nw of them) of column values.
 function gacc(col, x) { if (x > 0) { glog[col] += log(x); gn[col]++ } }
 function gmean(col) { return gn[col] == nw ? exp(glog[col] / gn[col]) : -1 }
@@ -305,10 +314,7 @@ times_table() {
 				if (!(pair[k] in listed)) { listed[pair[k]] = 1; configs = configs " " pair[k] }
 		}
 		ncol = nc + 1
-		for (i = 1; i <= ncol; i++) width[i] = length(head[i])
-		width[1] = 10
-		row(head)
-		rule()
+		header(10)
 		for (i = 1; i <= nw + 1; i++) {
 			w = i <= nw ? W[i] : "geomean"
 			times(w, configs)
@@ -340,10 +346,7 @@ END {
 	ncol = split("workload|native s|floor s|floor-so s|ucsan s|ucsan-kcsan s|tsan-gcc s|tsan-clang s|" \
 		"ucsan/floor|ucsan/floor-so|ucsan/native|ucsan/tsan-gcc|ucsan/tsan-clang|" \
 		"RSS MiB native/ucsan/tsan-gcc/tsan-clang", head, "|")
-	for (i = 1; i <= ncol; i++) width[i] = length(head[i])
-	width[1] = 10
-	row(head)
-	rule()
+	header(10)
 	for (i = 1; i <= nw + 1; i++) {
 		w = i <= nw ? W[i] : "geomean"
 		for (j = 1; j <= nc; j++) {
@@ -425,10 +428,7 @@ if [ -s "$SCALE" ]; then
 	END {
 		ncol = split("workload|config|wall s|/floor|watched (setup_watchpoints)|no_capacity|" \
 			"no_capacity/wanted|data_races|unknown_origin", head, "|")
-		for (i = 1; i <= ncol; i++) width[i] = length(head[i])
-		width[1] = 10; width[2] = 11
-		row(head)
-		rule()
+		header(10, 11)
 		for (i = 1; i <= n; i++) {
 			split(order[i], wc, SUBSEP)
 			set = st(order[i], "setup_watchpoints"); full = st(order[i], "no_capacity")
@@ -467,10 +467,7 @@ END {
 	label["range"] = "range (64 B struct copy)"
 	ncol = split("access|native ns|floor ns|floor-so ns|ucsan ns, no watches|ucsan ns, default|" \
 		"no watches - floor|default - floor", head, "|")
-	for (i = 1; i <= ncol; i++) width[i] = length(head[i])
-	width[1] = 26
-	row(head)
-	rule()
+	header(26)
 	for (i = 1; i <= n; i++) {
 		k = order[i]
 		cell[1] = (k in label) ? label[k] : k

@@ -29,7 +29,8 @@
 set -u
 unset CDPATH UCSAN_CC_TRACE UCSAN_CC_ACTIVE UCSAN_OPTIONS UCSAN_CC UCSAN_CXX
 
-ROOT=$(cd "$(dirname "$0")/../.." && pwd -P) || exit 2
+SUITE=annotations
+. "$(dirname "$0")/../lib/suite.sh"
 SRC=$ROOT/tests/annotations
 INC=$ROOT/include
 BUILD=${ANNOTATIONS_BUILD:-$ROOT/build}
@@ -54,24 +55,6 @@ __tsan_atomic64_store __tsan_atomic_thread_fence"
 TOOLCHAIN_SYMS='^(__stack_chk_fail|__stack_chk_guard|_GLOBAL_OFFSET_TABLE_)$'
 # Options for instrumented runs: watch every access, briefly.
 RUN_OPTIONS=skip_watch=0:udelay_task=1:udelay_interrupt=1:seed=1
-
-failures=0
-k=                 # current compiler, part of the name of most checks
-
-pass() {
-	echo "PASS: annotations/${k:+$k/}$1"
-}
-
-# fail NAME MESSAGE [LOG]: a FAIL line, the message and the tail of LOG.
-fail() {
-	echo "FAIL: annotations/${k:+$k/}$1"
-	printf '%s\n' "$2" | sed 's/^/  /'
-	if [ $# -ge 3 ] && [ -s "$3" ]; then
-		echo "  --- last 20 lines of $3:"
-		tail -n 20 "$3" | sed 's/^/    /'
-	fi
-	failures=$((failures + 1))
-}
 
 # Undefined symbols of object files, one per line.
 undefined() {
@@ -127,7 +110,7 @@ check_plain() {
 	if [ -n "$ok" ] && [ ! -s "$log" ]; then
 		pass "plain-$lang-compile"
 	else
-		fail "plain-$lang-compile" "$comp $std -Wall -Wextra -Werror (no ucsan) failed or printed something" "$log"
+		fail_log "plain-$lang-compile" "$comp $std -Wall -Wextra -Werror (no ucsan) failed or printed something" "$log"
 		return
 	fi
 
@@ -158,32 +141,44 @@ $other$hint"
 	# shellcheck disable=SC2086
 	if ! $comp $xlang $std -O2 -I"$INC" -DEXPECT_INSTRUMENTED=0 "$SRC/uses_all.c" -o "$exe" \
 		>"$out/plain-$lang-link.log" 2>&1; then
-		fail "plain-$lang-run" "linking without libucsan failed" "$out/plain-$lang-link.log"
+		fail_log "plain-$lang-run" "linking without libucsan failed" "$out/plain-$lang-link.log"
 		return
 	fi
 	if readelf -d "$exe" 2>/dev/null | grep -q 'libucsan'; then
 		fail "plain-$lang-run" "$exe depends on libucsan"
 		return
 	fi
-	timeout 20 "$exe" >"$out/plain-$lang-run.log" 2>&1
+	runs_quietly "plain-$lang-run" "$exe"
+}
+
+# runs_quietly NAME EXE [OPTIONS]: EXE, run with UCSAN_OPTIONS=OPTIONS, exits
+# 0 and prints nothing (its output: $out/NAME.log).
+runs_quietly() {
+	UCSAN_OPTIONS=${3:-} timeout 20 "$2" >"$out/$1.log" 2>&1
 	st=$?
-	if [ "$st" -eq 0 ] && [ ! -s "$out/plain-$lang-run.log" ]; then
-		pass "plain-$lang-run"
+	if [ "$st" -eq 0 ] && [ ! -s "$out/$1.log" ]; then
+		pass "$1"
 	else
-		fail "plain-$lang-run" "exit status $st (0 expected; bit N set = check N in main() of uses_all.c)" \
-			"$out/plain-$lang-run.log"
+		fail_log "$1" "${3:+UCSAN_OPTIONS=$3: }exit status $st (0 and no output expected; bit N set = check N in main() of uses_all.c)" \
+			"$out/$1.log"
 	fi
 }
 
 # === uses_all.c with ucsan ===
 
-check_ucsan() {
-	lang=$1
-	if [ "$lang" = c ]; then
+# with_ucsan LANG: sets $wrap, the ucsan driver for LANG (c or cxx) under
+# the current compiler, and $std and $xlang, its -std= and -x options.
+with_ucsan() {
+	if [ "$1" = c ]; then
 		wrap="env UCSAN_CC=$k $BUILD/bin/ucsan-cc" std=-std=c11 xlang=
 	else
 		wrap="env UCSAN_CXX=$cxx $BUILD/bin/ucsan-c++" std=-std=c++11 xlang="-x c++"
 	fi
+}
+
+check_ucsan() {
+	lang=$1
+	with_ucsan "$lang"
 	log=$out/ucsan-$lang.log
 	obj=$out/ucsan-$lang.o
 	# shellcheck disable=SC2086
@@ -191,15 +186,12 @@ check_ucsan() {
 		-c "$SRC/uses_all.c" -o "$obj" >"$log" 2>&1 && [ ! -s "$log" ]; then
 		pass "ucsan-$lang-compile"
 	else
-		fail "ucsan-$lang-compile" "ucsan $std -Wall -Wextra -Werror failed or printed something" "$log"
+		fail_log "ucsan-$lang-compile" "ucsan $std -Wall -Wextra -Werror failed or printed something" "$log"
 		return
 	fi
 
 	syms=$(undefined "$obj")
-	missing=
-	for s in $API_SYMS $TSAN_SYMS; do
-		printf '%s\n' "$syms" | grep -qx -- "$s" || missing="$missing $s"
-	done
+	missing=$(missing_from "$syms" "$API_SYMS $TSAN_SYMS")
 	if [ -z "$missing" ]; then
 		pass "ucsan-$lang-runtime-symbols"
 	else
@@ -210,17 +202,10 @@ referenced: $(printf '%s\n' "$syms" | grep -E '^(ucsan_|__tsan)' | tr '\n' ' ')"
 	exe=$out/ucsan-$lang
 	# shellcheck disable=SC2086
 	if ! $wrap "$obj" -o "$exe" >"$out/ucsan-$lang-link.log" 2>&1; then
-		fail "ucsan-$lang-run" "linking with ucsan failed" "$out/ucsan-$lang-link.log"
+		fail_log "ucsan-$lang-run" "linking with ucsan failed" "$out/ucsan-$lang-link.log"
 		return
 	fi
-	UCSAN_OPTIONS=$RUN_OPTIONS timeout 20 "$exe" >"$out/ucsan-$lang-run.log" 2>&1
-	st=$?
-	if [ "$st" -eq 0 ] && [ ! -s "$out/ucsan-$lang-run.log" ]; then
-		pass "ucsan-$lang-run"
-	else
-		fail "ucsan-$lang-run" "UCSAN_OPTIONS=$RUN_OPTIONS: exit status $st (0 and no output expected; bit N = check N in main() of uses_all.c)" \
-			"$out/ucsan-$lang-run.log"
-	fi
+	runs_quietly "ucsan-$lang-run" "$exe" "$RUN_OPTIONS"
 }
 
 # === UCSAN_NO_SANITIZE ===
@@ -229,22 +214,18 @@ referenced: $(printf '%s\n' "$syms" | grep -E '^(ucsan_|__tsan)' | tr '\n' ' ')"
 check_no_sanitize() {
 	lang=$1 o=$2
 	name=no-sanitize-$lang$o
-	if [ "$lang" = c ]; then
-		wrap="env UCSAN_CC=$k $BUILD/bin/ucsan-cc" xlang=
-	else
-		wrap="env UCSAN_CXX=$cxx $BUILD/bin/ucsan-c++" xlang="-x c++"
-	fi
+	with_ucsan "$lang"
 	obj=$out/$name.o
 	# shellcheck disable=SC2086
 	if ! $wrap --ucsan-weak-memory $xlang $o -I"$INC" -c "$SRC/no_sanitize.c" -o "$obj" >"$out/$name.log" 2>&1; then
-		fail "$name" "compiling no_sanitize.c with ucsan failed" "$out/$name.log"
+		fail_log "$name" "compiling no_sanitize.c with ucsan failed" "$out/$name.log"
 		return
 	fi
 	objdump -dr --no-show-raw-insn "$obj" >"$out/$name.dis" 2>&1
 	control=$(function_body "$obj" visible)
 	if ! printf '%s\n' "$control" | grep -Eq '__tsan_(read|write)[0-9]' ||
 		! printf '%s\n' "$control" | grep -q '__tsan_atomic'; then
-		fail "$name" "control: visible() (no attribute) should call __tsan_read/write* and __tsan_atomic*; the check cannot work" \
+		fail_log "$name" "control: visible() (no attribute) should call __tsan_read/write* and __tsan_atomic*; the check cannot work" \
 			"$out/$name.dis"
 		return
 	fi
@@ -267,7 +248,7 @@ check_no_sanitize() {
 	if [ -z "$msg" ]; then
 		pass "$name"
 	else
-		fail "$name" "${msg}UCSAN_NO_SANITIZE under $k expands to:
+		fail_log "$name" "${msg}UCSAN_NO_SANITIZE under $k expands to:
 $(printf '#include <ucsan.h>\nUCSAN_NO_SANITIZE\n' | $k -E -P -I"$INC" -x c - 2>/dev/null | tail -n 1)" \
 			"$out/$name.hidden.dis"
 	fi
@@ -281,27 +262,7 @@ $(printf '#include <ucsan.h>\nUCSAN_NO_SANITIZE\n' | $k -E -P -I"$INC" -x c - 2>
 header_names() {
 	for h in $HEADERS; do
 		sed -n 's/^[ \t]*#[ \t]*define[ \t][ \t]*\([A-Za-z_][A-Za-z0-9_]*\).*/\1/p' "$h"
-		awk '
-			{
-				raw = $0; line = $0; code = ""
-				while (line != "") {
-					if (incomment) {
-						i = index(line, "*/")
-						if (!i) { line = ""; break }
-						line = substr(line, i + 2); incomment = 0
-						continue
-					}
-					i = index(line, "/*"); j = index(line, "//")
-					if (j && (!i || j < i)) { code = code substr(line, 1, j - 1); break }
-					if (!i) { code = code line; break }
-					code = code substr(line, 1, i - 1) " "
-					line = substr(line, i + 2); incomment = 1
-				}
-				if (indirective) { indirective = (raw ~ /\\[ \t]*$/); next }
-				if (code ~ /^[ \t]*#/) { indirective = (raw ~ /\\[ \t]*$/); next }
-				print code
-			}
-		' "$h" | {
+		c_code "$h" | {
 			tee "$OUTROOT/code.tmp" |
 				grep -o '[A-Za-z_][A-Za-z0-9_]*[ \t]*(' | sed 's/[ \t]*($//'
 			grep -o 'struct[ \t][ \t]*[A-Za-z_][A-Za-z0-9_]*[ \t]*{' "$OUTROOT/code.tmp" |
@@ -313,10 +274,9 @@ header_names() {
 }
 
 check_doc() {
-	k=doc
+	GROUP=doc
 	if [ ! -s "$DOC" ]; then
 		fail exists "$DOC is missing or empty"
-		k=
 		return
 	fi
 	pass exists
@@ -325,19 +285,14 @@ check_doc() {
 	n=$(printf '%s\n' "$names" | grep -c .)
 	if [ "$n" -lt 40 ]; then
 		fail mentions-every-name "only $n names found in the headers (see $OUTROOT/header-names.txt): the extraction is broken"
-		k=
 		return
 	fi
-	missing=
-	for name in $names; do
-		grep -q -w -F -- "$name" "$DOC" || missing="$missing $name"
-	done
+	missing=$(unmentioned "$DOC" "$names")
 	if [ -z "$missing" ]; then
 		pass mentions-every-name
 	else
 		fail mentions-every-name "$DOC does not mention (of $n public names):$missing"
 	fi
-	k=
 }
 
 # === Main ===
@@ -345,15 +300,12 @@ check_doc() {
 mkdir -p "$OUTROOT" || exit 2
 check_build_headers
 for k in $COMPILERS; do
-	case $k in
-	gcc) cxx=g++ ;;
-	clang) cxx=clang++ ;;
-	*) cxx=$k++ ;;
-	esac
+	GROUP=$k
+	cxx=$(cxx_of "$k")
 	out=$OUTROOT/$k
 	rm -rf "$out"
 	mkdir -p "$out" || exit 2
-	if ! command -v "$k" >/dev/null 2>&1 || ! command -v "$cxx" >/dev/null 2>&1; then
+	if ! have "$k" || ! have "$cxx"; then
 		fail compilers "$k or $cxx not found"
 		continue
 	fi
@@ -365,7 +317,6 @@ for k in $COMPILERS; do
 	check_no_sanitize c -O2
 	check_no_sanitize cxx -O2
 done
-k=
 check_doc
 
-[ "$failures" -eq 0 ]
+suite_end

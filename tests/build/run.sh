@@ -2,18 +2,17 @@
 # The runtime builds warning-free (-Wall -Wextra -Werror) with gcc and clang,
 # each into its own scratch build directory; and its rooms call in the
 # directions docs/how-it-works.md draws (layers-*).
-cd "$(dirname "$0")/../.." || exit 2
-fails=0
+SUITE=build
+. "$(dirname "$0")/../lib/suite.sh"
+cd "$ROOT" || exit 2
 mkdir -p build/tests
 for cc in gcc clang; do
 	dir=build/tests/build-$cc
 	rm -rf "$dir"
 	if make -s B="$dir" CC="$cc" CFLAGS="-O2 -g -Werror" "$dir/lib/libucsan.so" >"$dir.log" 2>&1; then
-		echo "PASS: build/$cc-werror"
+		pass "$cc-werror"
 	else
-		echo "FAIL: build/$cc-werror"
-		sed 's/^/  /' "$dir.log" | tail -20
-		fails=$((fails + 1))
+		fail_log "$cc-werror" "make CC=$cc CFLAGS='-O2 -g -Werror' failed" "$dir.log"
 	fi
 done
 
@@ -26,24 +25,18 @@ if [ -f "$objs/init.o" ] && [ -f "$objs/platform.o" ]; then
 		[ "$o" = "$objs/init.o" ] || nm -u "$o" | awk -v f="${o##*/}" '{ print $2, f }'
 	done | sort | join - "$objs.init-names" | grep -v -e '^ucsan_init ' -e '^ucsan_initialized ')
 	if [ -z "$up" ]; then
-		echo "PASS: build/layers-nothing-calls-init"
+		pass layers-nothing-calls-init
 	else
-		echo "FAIL: build/layers-nothing-calls-init"
-		echo "  names of init.o used elsewhere (symbol, user):"
-		printf '%s\n' "$up" | sed 's/^/    /'
-		fails=$((fails + 1))
+		fail layers-nothing-calls-init "names of init.o used elsewhere (symbol, user):" \
+			"$(printf '%s\n' "$up" | sed 's/^/  /')"
 	fi
 	down=$(nm -u "$objs/platform.o" | awk '$2 ~ /^ucsan_/ { print $2 }')
 	if [ -z "$down" ]; then
-		echo "PASS: build/layers-platform-calls-nothing"
+		pass layers-platform-calls-nothing
 	else
-		echo "FAIL: build/layers-platform-calls-nothing"
-		printf '  %s\n' $down
-		fails=$((fails + 1))
+		fail layers-platform-calls-nothing "platform.o calls:" $down
 	fi
 else
-	echo "FAIL: build/layers-nothing-calls-init"
-	echo "  no objects in $objs"
-	fails=$((fails + 1))
+	fail layers-nothing-calls-init "no objects in $objs"
 fi
-[ $fails -eq 0 ]
+suite_end

@@ -1,31 +1,27 @@
 #!/bin/sh
 # The documentation matches the code: every option in src/options.def is in
 # the README's options table and in the runtime's help=1 output.
-cd "$(dirname "$0")/../.." || exit 2
+SUITE=docs
+. "$(dirname "$0")/../lib/suite.sh"
+cd "$ROOT" || exit 2
 out=build/tests/docs
 mkdir -p "$out"
-fails=0
 printf 'int main(void) { return 0; }\n' >"$out/empty.c"
 if ! build/bin/ucsan-cc "$out/empty.c" -o "$out/empty" 2>"$out/cc.log"; then
-	echo "FAIL: docs/build"
-	sed 's/^/  /' "$out/cc.log"
+	fail_log build "ucsan-cc failed" "$out/cc.log"
 	exit 1
 fi
 UCSAN_OPTIONS=help=1 "$out/empty" 2>"$out/help.txt"
 for opt in $(sed -n 's/^OPT([A-Z]*, *\([a-z_]*\),.*/\1/p' src/options.def); do
 	if grep -q "^| \`$opt\` |" README.md; then
-		echo "PASS: docs/readme-option/$opt"
+		pass "readme-option/$opt"
 	else
-		echo "FAIL: docs/readme-option/$opt"
-		echo "  README.md has no options-table row for $opt"
-		fails=$((fails + 1))
+		fail "readme-option/$opt" "README.md has no options-table row for $opt"
 	fi
 	if grep -q "^  $opt " "$out/help.txt"; then
-		echo "PASS: docs/help-option/$opt"
+		pass "help-option/$opt"
 	else
-		echo "FAIL: docs/help-option/$opt"
-		echo "  UCSAN_OPTIONS=help=1 does not list $opt"
-		fails=$((fails + 1))
+		fail "help-option/$opt" "UCSAN_OPTIONS=help=1 does not list $opt"
 	fi
 done
-[ $fails -eq 0 ]
+suite_end

@@ -56,47 +56,13 @@
 
 set -u
 
-ROOT=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
-E2E=${E2E_DIR:-$ROOT/tests/e2e}
 SUITE=${E2E_SUITE:-e2e}
+. "$(dirname "$0")/../lib/suite.sh"
+E2E=${E2E_DIR:-$ROOT/tests/e2e}
 SUPPORT=$ROOT/tests/e2e/support
-BIN=${E2E_BIN:-$ROOT/build/bin}
+BIN=${E2E_BIN:-$BIN}
 OUTROOT=$ROOT/build/tests/$SUITE
 COMPILERS=${E2E_COMPILERS:-gcc clang}
-NL='
-'
-
-# Print the values of directive $2 in the leading comment block of file $1,
-# with @ROOT@ replaced by the repository root.
-directive() {
-	E2E_ROOT=$ROOT awk -v key="$2" '
-		!/^\/\// && !/^[ \t]*$/ { exit }
-		{
-			s = $0
-			if (sub("^// " key ":[ \t]*", "", s)) {
-				while ((i = index(s, "@ROOT@")) > 0)
-					s = substr(s, 1, i - 1) ENVIRON["E2E_ROOT"] \
-					    substr(s, i + 6)
-				print s
-			}
-		}
-	' "$1"
-}
-
-# Join lines with single spaces.
-joined() {
-	directive "$1" "$2" | tr '\n' ' ' | sed 's/ *$//'
-}
-
-# Print the last 30 lines of file $1, indented.
-tail_indented() {
-	if [ -s "$1" ]; then
-		echo "  --- last 30 lines of $(basename "$1"):"
-		tail -n 30 "$1" | sed 's/^/    /'
-	else
-		echo "  --- $(basename "$1") is empty"
-	fi
-}
 
 # check ERRFILE RC: verify the expectations of the current test.  Sets
 # $fails to the failed expectations (one per line, empty if all held) and
@@ -108,20 +74,8 @@ check() {
 		fails="${fails}exit status: expected $exp_exit, got $rc$NL"
 		[ "$rc" = 0 ] || fatal=1
 	fi
-	while IFS= read -r re; do
-		[ -n "$re" ] || continue
-		grep -Eq -e "$re" "$err" ||
-			fails="${fails}EXPECT: $re$NL"
-	done <<EOF
-$expects
-EOF
-	while IFS= read -r re; do
-		[ -n "$re" ] || continue
-		grep -Eq -e "$re" "${err%.stderr}.stdout" ||
-			fails="${fails}EXPECT-STDOUT: $re$NL"
-	done <<EOF
-$stdout_expects
-EOF
+	expect_match EXPECT "$err" "$expects"
+	expect_match EXPECT-STDOUT "${err%.stderr}.stdout" "$stdout_expects"
 	while IFS= read -r spec; do
 		[ -n "$spec" ] || continue
 		a=${spec%% => *} b=${spec#* => }
@@ -137,16 +91,7 @@ EOF
 	done <<EOF
 $frames
 EOF
-	while IFS= read -r re; do
-		[ -n "$re" ] || continue
-		if line=$(grep -E -m1 -e "$re" "$err"); then
-			fails="${fails}NOT: $re$NL    (matched: $line)$NL"
-			fatal=1
-		fi
-	done <<EOF
-$nots
-^e2e: 
-EOF
+	expect_none "$err" "$nots$NL^e2e: "
 	[ -z "$fails" ] || return 1
 	while IFS= read -r cmd; do
 		[ -n "$cmd" ] || continue
@@ -165,7 +110,7 @@ run_test() {
 	src=$1 cc=$2
 	file=$(basename "$src")
 	name=${file%.*}
-	id=$SUITE/$cc/$name
+	GROUP=$cc
 	miss=$(directive "$src" KNOWN-MISS | while IFS= read -r m; do
 		case $m in
 		gcc:* | clang:*) [ "${m%%:*}" = "$cc" ] && echo "${m#*: }" ;;
@@ -173,17 +118,12 @@ run_test() {
 		esac
 	done | tail -n 1)
 	if [ -n "$miss" ]; then
-		echo "SKIP: $id (known miss: $miss)"
+		skip "$name" "known miss: $miss"
 		return 0
 	fi
 	case $file in
 	*.cpp) drv=$BIN/ucsan-c++ ;;
 	*) drv=$BIN/ucsan-cc ;;
-	esac
-	case $cc in
-	gcc) cxx=g++ ;;
-	clang) cxx=clang++ ;;
-	*) cxx=$cc++ ;;
 	esac
 	out=$OUTROOT/$cc
 	mkdir -p "$out"
@@ -195,16 +135,16 @@ run_test() {
 	libs=$(joined "$src" LIBS)
 	args=$(joined "$src" ARGS)
 	opts=$(joined "$src" OPTIONS)
-	tries=$(directive "$src" TRIES | tail -n 1)
+	tries=$(last "$src" TRIES)
 	tries=${tries:-1}
-	repeat=$(directive "$src" REPEAT | tail -n 1)
+	repeat=$(last "$src" REPEAT)
 	repeat=${repeat:-1}
 	[ "$repeat" -ge 1 ] 2>/dev/null || repeat=1
 	[ -n "${E2E_TRIES_MAX:-}" ] && [ "$tries" -gt "$E2E_TRIES_MAX" ] &&
 		tries=$E2E_TRIES_MAX
-	tmo=$(directive "$src" TIMEOUT | tail -n 1)
+	tmo=$(last "$src" TIMEOUT)
 	tmo=${tmo:-60}
-	exp_exit=$(directive "$src" EXIT | tail -n 1)
+	exp_exit=$(last "$src" EXIT)
 	exp_exit=${exp_exit:-0}
 	expects=$(directive "$src" EXPECT)
 	frames=$(directive "$src" EXPECT-FRAME)
@@ -212,45 +152,36 @@ run_test() {
 	stdout_expects=$(directive "$src" EXPECT-STDOUT)
 	checks=$(directive "$src" CHECK)
 
-	if ! command -v "$cc" >/dev/null 2>&1; then
-		echo "FAIL: $id"
-		echo "  compiler '$cc' is not installed"
+	if ! have "$cc"; then
+		fail "$name" "compiler '$cc' is not installed"
 		return 1
 	fi
 	if [ ! -x "$drv" ]; then
-		echo "FAIL: $id"
-		echo "  $drv does not exist (run make first)"
+		fail "$name" "$drv does not exist (run make first)"
 		return 1
 	fi
 
 	# Build: shared libraries first, then the program.
-	: >"$log"
 	link=''
 	for lib in $(directive "$src" SHARED); do
 		libname=$(basename "$lib")
 		libname=${libname%.*}
 		case $libname in lib*) ;; *) libname=lib$libname ;; esac
 		case $lib in *.cpp) ldrv=$BIN/ucsan-c++ ;; *) ldrv=$BIN/ucsan-cc ;; esac
-		echo "+ UCSAN_CC=$cc UCSAN_CXX=$cxx $ldrv $cflags -fPIC -shared -Wl,-soname,$libname.so -I$SUPPORT -I$E2E -o $out/$libname.so $E2E/$lib" >>"$log"
 		# shellcheck disable=SC2086
-		if ! UCSAN_CC=$cc UCSAN_CXX=$cxx "$ldrv" $cflags -fPIC -shared \
+		if ! ucsan_build "$out/$libname.build.log" "$cc" "$ldrv" $cflags -fPIC -shared \
 			-Wl,-soname,"$libname.so" -I"$SUPPORT" -I"$E2E" \
-			-o "$out/$libname.so" "$E2E/$lib" >>"$log" 2>&1; then
-			echo "FAIL: $id"
-			echo "  building shared library $lib failed:"
-			tail_indented "$log"
+			-o "$out/$libname.so" "$E2E/$lib"; then
+			fail_log "$name" "building shared library $lib failed:" "$out/$libname.build.log"
 			return 1
 		fi
 		link="$link $out/$libname.so"
 	done
 	[ -n "$link" ] && link="$link -Wl,-rpath,$out"
-	echo "+ UCSAN_CC=$cc UCSAN_CXX=$cxx $drv $cflags -pthread -I$SUPPORT -I$E2E -o $exe $src$link $libs" >>"$log"
 	# shellcheck disable=SC2086
-	if ! UCSAN_CC=$cc UCSAN_CXX=$cxx "$drv" $cflags -pthread \
-		-I"$SUPPORT" -I"$E2E" -o "$exe" "$src" $link $libs >>"$log" 2>&1; then
-		echo "FAIL: $id"
-		echo "  build failed:"
-		tail_indented "$log"
+	if ! ucsan_build "$log" "$cc" "$drv" $cflags -pthread \
+		-I"$SUPPORT" -I"$E2E" -o "$exe" "$src" $link $libs; then
+		fail_log "$name" "build failed:" "$log"
 		return 1
 	fi
 
@@ -259,40 +190,34 @@ run_test() {
 	r=0 ok=0
 	while [ "$r" -lt "$repeat" ]; do
 		r=$((r + 1))
-		n=0 ok=0
-		while [ "$n" -lt "$tries" ]; do
-			n=$((n + 1))
-			# shellcheck disable=SC2086
-			(cd "$out" && UCSAN_OPTIONS=$opts exec timeout -k 5 "$tmo" \
-				"./$name" $args >"$name.stdout" 2>"$name.stderr")
-			rc=$?
-			if check "$out/$name.stderr" "$rc"; then
-				ok=1
-				break
-			fi
-			[ "$fatal" = 1 ] && break
-		done
-		[ "$ok" = 1 ] || break
+		ok=0
+		retry "$tries" run_once || break
+		ok=1
 	done
 	if [ "$ok" = 1 ]; then
-		echo "PASS: $id"
 		if [ -z "${E2E_VERBOSE:-}" ]; then
-			:
+			pass "$name"
 		elif [ "$repeat" -gt 1 ]; then
-			echo "  ($repeat repetitions, the last in run $n of $tries)"
+			pass "$name" "$repeat repetitions, the last in run $n of $tries"
 		else
-			echo "  (run $n of $tries)"
+			pass "$name" "run $n of $tries"
 		fi
 		return 0
 	fi
-	echo "FAIL: $id"
-	[ "$repeat" -gt 1 ] && echo "  in repetition $r of $repeat:"
-	echo "  after $n of $tries run(s): UCSAN_OPTIONS='$opts' build/tests/$SUITE/$cc/$name${args:+ $args}"
-	[ "$rc" = 124 ] || [ "$rc" = 137 ] &&
-		echo "  (the run timed out after ${tmo}s)"
-	printf '%s' "$fails" | sed 's/^/  /'
-	tail_indented "$out/$name.stderr"
+	msg="after $n of $tries run(s): UCSAN_OPTIONS='$opts' build/tests/$SUITE/$cc/$name${args:+ $args}"
+	[ "$repeat" -gt 1 ] && msg="in repetition $r of $repeat:$NL$msg"
+	[ "$rc" = 124 ] || [ "$rc" = 137 ] && msg="$msg$NL(the run timed out after ${tmo}s)"
+	fail_log "$name" "$msg$NL${fails%"$NL"}" "$out/$name.stderr"
 	return 1
+}
+
+# run_once: one run of the current test; true if its expectations hold.
+run_once() {
+	# shellcheck disable=SC2086
+	(cd "$out" && UCSAN_OPTIONS=$opts exec timeout -k 5 "$tmo" \
+		"./$name" $args >"$name.stdout" 2>"$name.stderr")
+	rc=$?
+	check "$out/$name.stderr" "$rc"
 }
 
 # Select the tests.
@@ -318,15 +243,11 @@ else
 fi
 
 set -f
-pass=0 fail=0 start=$(date +%s)
+passed=0 start=$(date +%s)
 for cc in $COMPILERS; do
 	for src in $tests; do
-		if run_test "$src" "$cc"; then
-			pass=$((pass + 1))
-		else
-			fail=$((fail + 1))
-		fi
+		run_test "$src" "$cc" && passed=$((passed + 1))
 	done
 done
-echo "e2e: $pass passed, $fail failed in $(($(date +%s) - start))s" >&2
-[ "$fail" -eq 0 ]
+echo "e2e: $passed passed, $failures failed in $(($(date +%s) - start))s" >&2
+suite_end

@@ -15,22 +15,15 @@
 # goes to build/tests/fuzz/corpus_<target>/, kept between runs.
 # Needs clang and libFuzzer: Debian packages clang and libclang-rt-14-dev
 # (or the libclang-rt-dev of the clang version installed).
-cd "$(dirname "$0")/../.." || exit 2
+SUITE=fuzz
+. "$(dirname "$0")/../lib/suite.sh"
+cd "$ROOT" || exit 2
 secs=${1:-60}
 unit_timeout=${FUZZ_UNIT_TIMEOUT:-10}
 out=build/tests/fuzz
 mkdir -p "$out"
-fails=0
 CC=${FUZZ_CC:-clang}
 FLAGS="-g -O1 -std=gnu11 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Wall -Wextra -Isrc"
-
-pass() { echo "PASS: fuzz/$1${2:+  ($2)}"; }
-fail() {
-	echo "FAIL: fuzz/$1"
-	shift
-	for l in "$@"; do printf '%s\n' "$l" | sed 's/^/  /'; done
-	fails=$((fails + 1))
-}
 
 case $secs in
 '' | *[!0-9]*) echo "usage: $0 [SECONDS]" >&2; exit 2 ;;
@@ -41,7 +34,7 @@ built=''
 for t in $targets; do
 	exe=$out/fuzz_$t
 	# shellcheck disable=SC2086
-	if ! command -v "$CC" >/dev/null 2>&1; then
+	if ! have "$CC"; then
 		fail "$t" "$CC is not installed (Debian: clang, libclang-rt-14-dev)"
 	elif ! $CC $FLAGS tests/fuzz/fuzz_$t.c tests/fuzz/stubs.c src/options.c src/suppressions.c \
 		-o "$exe" >"$out/build-$t.log" 2>&1; then
@@ -86,4 +79,4 @@ for t in $built; do
 	fi
 	rm -f "$out/$t.rc"
 done
-[ $fails -eq 0 ]
+suite_end

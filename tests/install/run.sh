@@ -1,20 +1,13 @@
 #!/bin/sh
 # `make install` into a scratch prefix, then use the installed tree the way
 # a user would: the wrapper, the runtime, the header, pkg-config, man page.
-cd "$(dirname "$0")/../.." || exit 2
-out=$PWD/build/tests/install
+SUITE=install
+. "$(dirname "$0")/../lib/suite.sh"
+cd "$ROOT" || exit 2
+out=$ROOT/build/tests/install
 prefix="$out/prefix"
 rm -rf "$out"
 mkdir -p "$out"
-fails=0
-
-pass() { echo "PASS: install/$1"; }
-fail() {
-	echo "FAIL: install/$1"
-	shift
-	for l in "$@"; do echo "  $l"; done
-	fails=$((fails + 1))
-}
 
 if make -s install PREFIX="$prefix" >"$out/make.log" 2>&1; then
 	pass make-install
@@ -48,8 +41,8 @@ int main(void)
 }
 EOC
 for cc in gcc clang; do
-	if ! UCSAN_CC=$cc "$prefix/bin/ucsan-cc" -O2 "$out/race.c" -o "$out/race-$cc" 2>"$out/cc-$cc.log"; then
-		fail "$cc/build" "$(tail -5 "$out/cc-$cc.log")"
+	if ! ucsan_build "$out/cc-$cc.log" "$cc" "$prefix/bin/ucsan-cc" -O2 "$out/race.c" -o "$out/race-$cc"; then
+		fail_log "$cc/build" "the installed ucsan-cc failed" "$out/cc-$cc.log"
 		continue
 	fi
 	UCSAN_OPTIONS=halt_on_error=1:skip_watch=10 "$out/race-$cc" 2>"$out/run-$cc.log"
@@ -77,4 +70,4 @@ if man -l "$prefix/share/man/man1/ucsan-cc.1" 2>/dev/null | grep -q UCSAN_CC; th
 else
 	fail man-page "man -l did not render a page mentioning UCSAN_CC"
 fi
-[ $fails -eq 0 ]
+suite_end

@@ -108,56 +108,54 @@ for f in "$SRC"/*.c "$SRC"/*.cpp; do
 	esac
 done
 
-# One line per racy program: name, then per configuration "hits mean_ms"
-# (or "na na"), in the order of $CONFIGS.
-CONFIGS='native ucsan-gcc ucsan-clang tsan-gcc tsan-clang'
-results=$OUT/results.txt
-: >"$results"
-for src in $racy; do
+# measure SRC KIND CONFIG...: build program SRC in each configuration and
+# run it; prints its line of results: the file name, then per configuration
+# "hits mean_ms" for KIND racy, "hits" for KIND twin ("na" for each when it
+# does not build).
+measure() {
+	src=$1 kind=$2
+	shift 2
 	file=$(basename "$src")
 	name=${file%.*}
 	line=$file
-	for cfg in $CONFIGS; do
+	for cfg do
 		exe=$OUT/bin/$name.$cfg
 		if ! build "$cfg" "$src" "$exe"; then
 			say "$file $cfg: build failed, see $exe.build.log"
-			line="$line na na"
+			[ "$kind" = racy ] && line="$line na"
+			line="$line na"
 			continue
 		fi
-		case $cfg in
-		native) pat='' ;;
-		ucsan-*) pat=$UCSAN_RE ;;
-		tsan-*) pat=$TSAN_RE ;;
+		case $kind:$cfg in
+		twin:* | *:native) pat='' ;;
+		*:ucsan-*) pat=$UCSAN_RE ;;
+		*:tsan-*) pat=$TSAN_RE ;;
 		esac
 		run_n "$cfg" "$exe" "$pat"
+		if [ "$kind" = twin ]; then
+			say "$file $cfg: $hits/$RUNS runs reported"
+			line="$line $hits"
+			continue
+		fi
 		[ "$cfg" = native ] && [ "$hits" -gt 0 ] &&
 			say "$file native: $hits run(s) failed"
 		say "$file $cfg: $hits/$RUNS, $mean_ms ms per run"
 		line="$line $hits $mean_ms"
 	done
-	echo "$line" >>"$results"
-done
+	echo "$line"
+}
 
-# The twins: name, then "hits" for ucsan-gcc and ucsan-clang.
+# One line per racy program, its configurations in the order of $CONFIGS;
+# one per twin, ucsan-gcc and ucsan-clang.
+CONFIGS='native ucsan-gcc ucsan-clang tsan-gcc tsan-clang'
+results=$OUT/results.txt
 twin_results=$OUT/twins.txt
-: >"$twin_results"
+for src in $racy; do
+	measure "$src" racy $CONFIGS
+done >"$results"
 for src in $twins; do
-	file=$(basename "$src")
-	name=${file%.*}
-	line=$file
-	for cfg in ucsan-gcc ucsan-clang; do
-		exe=$OUT/bin/$name.$cfg
-		if ! build "$cfg" "$src" "$exe"; then
-			say "$file $cfg: build failed, see $exe.build.log"
-			line="$line na"
-			continue
-		fi
-		run_n "$cfg" "$exe" ''
-		say "$file $cfg: $hits/$RUNS runs reported"
-		line="$line $hits"
-	done
-	echo "$line" >>"$twin_results"
-done
+	measure "$src" twin ucsan-gcc ucsan-clang
+done >"$twin_results"
 
 # The tables.
 table=$OUT/table.md

@@ -31,24 +31,15 @@
 
 set -u
 
-ROOT=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
+. "$(dirname "$0")/../lib/suite.sh"
 SRC=$ROOT/tests/openmp
 SUPPORT=$ROOT/tests/e2e/support
 OUT=$ROOT/build/tests/openmp-compare
-BIN=$ROOT/build/bin
 RUNS=${RUNS:-10}
 CLEAN_RUNS=${CLEAN_RUNS:-5}
 TSAN_RUNS=${TSAN_RUNS:-3}
 COMPILERS=${COMPILERS:-gcc clang}
 mkdir -p "$OUT"
-
-# Values of directive $2 in the leading comment block of file $1.
-directive() {
-	awk -v key="$2" '
-		!/^\/\// && !/^[ \t]*$/ { exit }
-		{ s = $0; if (sub("^// " key ":[ \t]*", "", s)) print s }
-	' "$1"
-}
 
 # The racing line numbers a test names in its EXPECT-FRAME lines, as
 # "A B" where A and B are |-separated alternatives (one per EXPECT-FRAME).
@@ -85,6 +76,22 @@ median() {
 		printf "%.1f s\n", m }'
 }
 
+# table_head LEAD UCSAN TSAN: a Markdown table's header: the columns of LEAD
+# ("a|b"), one column UCSAN (%s: the compiler) per compiler, then, unless
+# NO_TSAN, the columns of TSAN.
+table_head() {
+	cols=$1
+	for cc in $COMPILERS; do
+		# shellcheck disable=SC2059
+		cols="$cols|$(printf "$2" "$cc")"
+	done
+	[ -z "${NO_TSAN:-}" ] && cols="$cols|$3"
+	printf '%s\n' "$cols" | awk -F'|' '{
+		for (i = 1; i <= NF; i++) { head = head "| " $i " "; rule = rule "|---" }
+		print head "|"; print rule "|"
+	}'
+}
+
 # Does clang -fopenmp link here (Debian: libomp-dev)?
 if printf 'int main(void){return 0;}\n' >"$OUT/probe.c" &&
 	! clang -fopenmp "$OUT/probe.c" -o "$OUT/probe" >/dev/null 2>&1; then
@@ -104,24 +111,10 @@ fi
 
 racy_table="$OUT/racy.md"
 clean_table="$OUT/clean.md"
-{
-	printf '| program | racing lines |'
-	for cc in $COMPILERS; do printf ' ucsan %s: found (median time) |' "$cc"; done
-	[ -z "${NO_TSAN:-}" ] && printf ' TSan: expected pair | TSan: other warnings |'
-	printf '\n|---|---|'
-	for cc in $COMPILERS; do printf -- '---|'; done
-	[ -z "${NO_TSAN:-}" ] && printf -- '---|---|'
-	printf '\n'
-} >"$racy_table"
-{
-	printf '| program |'
-	for cc in $COMPILERS; do printf ' ucsan %s: runs with a report (watchpoints set) |' "$cc"; done
-	[ -z "${NO_TSAN:-}" ] && printf ' TSan: runs with warnings | TSan: first warning (lines) |'
-	printf '\n|---|'
-	for cc in $COMPILERS; do printf -- '---|'; done
-	[ -z "${NO_TSAN:-}" ] && printf -- '---|---|'
-	printf '\n'
-} >"$clean_table"
+table_head 'program|racing lines' 'ucsan %s: found (median time)' \
+	'TSan: expected pair|TSan: other warnings' >"$racy_table"
+table_head program 'ucsan %s: runs with a report (watchpoints set)' \
+	'TSan: runs with warnings|TSan: first warning (lines)' >"$clean_table"
 
 for t in $tests; do
 	src=$SRC/$t.c
@@ -144,8 +137,8 @@ for t in $tests; do
 	for cc in $COMPILERS; do
 		exe=$OUT/$cc-$t
 		# shellcheck disable=SC2086
-		if ! UCSAN_CC=$cc "$BIN/ucsan-cc" $cflags -pthread -I"$SUPPORT" -I"$SRC" \
-			-o "$exe" "$src" >"$exe.build.log" 2>&1; then
+		if ! ucsan_build "$exe.build.log" "$cc" "$BIN/ucsan-cc" $cflags -pthread -I"$SUPPORT" -I"$SRC" \
+			-o "$exe" "$src"; then
 			row="$row build failed |"
 			continue
 		fi

@@ -19,12 +19,11 @@
 
 set -u
 
-ROOT=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
+SUITE=openmp
+. "$(dirname "$0")/../lib/suite.sh"
 cd "$ROOT" || exit 2
-BIN=$ROOT/build/bin
 OUT=$ROOT/build/tests/openmp
 mkdir -p "$OUT/wrapper"
-failed=0
 
 # Can $1 (a compiler) build and link an OpenMP program at all?
 openmp_links() {
@@ -38,32 +37,22 @@ if [ -n "${OPENMP_COMPILERS:-}" ]; then
 	compilers=$OPENMP_COMPILERS
 else
 	compilers=gcc
-	if command -v clang >/dev/null 2>&1 && openmp_links clang; then
+	if have clang && openmp_links clang; then
 		compilers="gcc clang"
 	else
 		echo "openmp: clang -fopenmp cannot link a program (install libomp-dev); clang cases skipped" >&2
 	fi
 fi
 
-# fail ID WHAT LOG: print a FAIL line with diagnostics.
-fail() {
-	echo "FAIL: $1"
-	echo "  $2"
-	if [ -n "${3:-}" ] && [ -s "$3" ]; then
-		tail -n 20 "$3" | sed 's/^/    /'
-	fi
-	failed=1
-}
-
 # wrapper_case CC LANG: the three kinds of invocation for one compiler.
 wrapper_case() {
 	cc=$1 lang=$2
-	id=openmp/$cc/wrapper-$lang
+	GROUP=$cc id=wrapper-$lang
 	d=$OUT/wrapper/$cc-$lang
 	mkdir -p "$d"
 	case $cc in
-	gcc) rtlib=libgomp cxx=g++ ;;
-	*) rtlib=libomp cxx=clang++ ;;
+	gcc) rtlib=libgomp ;;
+	*) rtlib=libomp ;;
 	esac
 	if [ "$lang" = c ]; then
 		drv=$BIN/ucsan-cc src=$d/prog.c
@@ -106,10 +95,9 @@ int main()
 }
 EOF
 	fi
-	log=$d/build.log
 	rm -f "$d/prog.o" "$d/linked" "$d/onestep"
-	if ! UCSAN_CC=$cc UCSAN_CXX=$cxx "$drv" -fopenmp -O2 -c "$src" -o "$d/prog.o" >"$log" 2>&1; then
-		fail "$id" "compile-only (-c) failed" "$log"
+	if ! ucsan_build "$d/compile.log" "$cc" "$drv" -fopenmp -O2 -c "$src" -o "$d/prog.o"; then
+		fail_log "$id" "compile-only (-c) failed" "$d/compile.log"
 		return
 	fi
 	if ! nm "$d/prog.o" | grep -q ' U __tsan_'; then
@@ -120,12 +108,12 @@ EOF
 		fail "$id" "compile-only: prog.o has no OpenMP runtime calls (-fopenmp lost?)"
 		return
 	fi
-	if ! UCSAN_CC=$cc UCSAN_CXX=$cxx "$drv" -fopenmp "$d/prog.o" -o "$d/linked" >>"$log" 2>&1; then
-		fail "$id" "link-only failed" "$log"
+	if ! ucsan_build "$d/link.log" "$cc" "$drv" -fopenmp "$d/prog.o" -o "$d/linked"; then
+		fail_log "$id" "link-only failed" "$d/link.log"
 		return
 	fi
-	if ! UCSAN_CC=$cc UCSAN_CXX=$cxx "$drv" -fopenmp -O2 "$src" -o "$d/onestep" >>"$log" 2>&1; then
-		fail "$id" "compile-and-link failed" "$log"
+	if ! ucsan_build "$d/onestep.log" "$cc" "$drv" -fopenmp -O2 "$src" -o "$d/onestep"; then
+		fail_log "$id" "compile-and-link failed" "$d/onestep.log"
 		return
 	fi
 	for exe in "$d/linked" "$d/onestep"; do
@@ -144,17 +132,8 @@ EOF
 	done
 	if [ "$lang" = c ]; then
 		# The link-only program: the racy += must be reported.
-		n=0 ok=
-		while [ "$n" -lt 5 ] && [ -z "$ok" ]; do
-			n=$((n + 1))
-			UCSAN_OPTIONS='skip_watch=0 halt_on_error=1' timeout -k 5 60 "$d/linked" \
-				>"$d/run.stdout" 2>"$d/run.stderr"
-			rc=$?
-			[ "$rc" = 66 ] && grep -Eq '^BUG: UCSAN: data-race in ' "$d/run.stderr" &&
-				grep -Eq 'prog\.c:11( \[inline\])?$' "$d/run.stderr" && ok=1
-		done
-		if [ -z "$ok" ]; then
-			fail "$id" "the racy loop was not reported in $n runs (last exit status $rc)" "$d/run.stderr"
+		if ! retry 5 racy_loop_reported; then
+			fail_log "$id" "the racy loop was not reported in $n runs (last exit status $rc)" "$d/run.stderr"
 			return
 		fi
 	else
@@ -162,17 +141,28 @@ EOF
 			>"$d/run.stdout" 2>"$d/run.stderr"
 		rc=$?
 		if [ "$rc" != 0 ] || grep -q 'BUG' "$d/run.stderr"; then
-			fail "$id" "race-free C++ program: exit status $rc" "$d/run.stderr"
+			fail_log "$id" "race-free C++ program: exit status $rc" "$d/run.stderr"
 			return
 		fi
 	fi
-	echo "PASS: $id"
+	pass "$id"
+}
+
+# racy_loop_reported: a run of wrapper_case's link-only C program reports
+# its racy loop.
+racy_loop_reported() {
+	UCSAN_OPTIONS='skip_watch=0 halt_on_error=1' timeout -k 5 60 "$d/linked" \
+		>"$d/run.stdout" 2>"$d/run.stderr"
+	rc=$?
+	[ "$rc" = 66 ] && grep -Eq '^BUG: UCSAN: data-race in ' "$d/run.stderr" &&
+		grep -Eq 'prog\.c:11( \[inline\])?$' "$d/run.stderr"
 }
 
 # Every racy program marks its racing lines with a RACE comment; the line
 # numbers its EXPECT lines name must be exactly those (an edit that shifts
 # the code without updating the directives fails here, with a clear message).
 expected_lines_case() {
+	GROUP=
 	bad=''
 	for f in "$ROOT"/tests/openmp/race_*.c; do
 		marked=$(grep -n 'RACE' "$f" | grep -v '^[0-9]*://' | cut -d: -f1 |
@@ -180,18 +170,14 @@ expected_lines_case() {
 		named=$(grep '^// EXPECT' "$f" | grep -o '\\\.c:([0-9|]*)\|\\\.c:[0-9]*' |
 			grep -o '[0-9][0-9]*' | sort -un | tr '\n' ' ')
 		[ -n "$marked" ] && [ "$marked" = "$named" ] ||
-			bad="$bad  ${f##*/}: RACE comments on lines '$marked', EXPECT lines name '$named'$NL"
+			bad="$bad${f##*/}: RACE comments on lines '$marked', EXPECT lines name '$named'$NL"
 	done
 	if [ -n "$bad" ]; then
-		echo "FAIL: openmp/expected-lines"
-		printf '%s' "$bad"
-		failed=1
+		fail expected-lines "$bad"
 	else
-		echo "PASS: openmp/expected-lines"
+		pass expected-lines
 	fi
 }
-NL='
-'
 
 if [ $# -eq 0 ]; then
 	expected_lines_case
@@ -202,5 +188,5 @@ if [ $# -eq 0 ]; then
 fi
 
 E2E_DIR=$ROOT/tests/openmp E2E_SUITE=openmp E2E_COMPILERS=$compilers \
-	sh "$ROOT/tests/e2e/run.sh" "$@" || failed=1
-exit "$failed"
+	sh "$ROOT/tests/e2e/run.sh" "$@" || failures=$((failures + 1))
+suite_end

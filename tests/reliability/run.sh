@@ -2,23 +2,17 @@
 # Reliability: the runtime never breaks the program it watches when its
 # output has nowhere to go (stderr closed, a full pipe, a reader that left,
 # fd 2 reused by the program), and log_path creates files safely.
-cd "$(dirname "$0")/../.." || exit 2
+SUITE=reliability
+. "$(dirname "$0")/../lib/suite.sh"
+cd "$ROOT" || exit 2
 out=build/tests/reliability
 mkdir -p "$out"
-fails=0
-pass() { echo "PASS: reliability/$1"; }
-fail() {
-	echo "FAIL: reliability/$1"
-	shift
-	for l in "$@"; do echo "  $l"; done
-	fails=$((fails + 1))
-}
 racy_opts="skip_watch=0:report_once_in_ms=0"
 
 for cc in gcc clang; do
 	exe=$out/racer-$cc
-	if ! UCSAN_CC=$cc build/bin/ucsan-cc -O2 tests/reliability/racer.c -o "$exe" 2>"$exe.log"; then
-		fail "$cc/build" "$(tail -5 "$exe.log")"
+	if ! ucsan_build "$exe.log" "$cc" build/bin/ucsan-cc -O2 tests/reliability/racer.c -o "$exe"; then
+		fail_log "$cc/build" "ucsan-cc failed" "$exe.log"
 		continue
 	fi
 
@@ -79,4 +73,4 @@ for cc in gcc clang; do
 		grep -q '^BUG: UCSAN' "$out/nolog.err"; then pass "$cc/log-path-unopenable"
 	else fail "$cc/log-path-unopenable" "exit $rc" "$(grep -c 'cannot open' "$out/nolog.err") notices"; fi
 done
-[ $fails -eq 0 ]
+suite_end

@@ -13,29 +13,17 @@
 #
 # Run from anywhere; artifacts in build/tests/report/<cc>/aggregate/.
 set -u
-ROOT=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
-BIN=$ROOT/build/bin
+SUITE=report
+. "$(dirname "$0")/../lib/suite.sh"
 E2E=$ROOT/tests/e2e
-fails=0
 
-pass() { echo "PASS: report/$1"; }
-fail() {
-	echo "FAIL: report/$1"
-	shift
-	printf '%s\n' "$@" | sed 's/^/  /'
-	fails=$((fails + 1))
-}
-
-# run_until_report LOGDIR PROG: runs PROG (halt_on_error=1) until it logs a
-# JSON report, at most 10 times; a run that found nothing leaves no log.
-run_until_report() {
-	for try in 1 2 3 4 5 6 7 8 9 10; do
-		before=$(ls "$1" | wc -l)
-		UCSAN_OPTIONS="halt_on_error=1:skip_watch=0:assume_plain_writes_atomic=0:report_format=json:log_path=$1/ucsan" \
-			"$2" >/dev/null 2>&1
-		[ "$(ls "$1" | wc -l)" -gt "$before" ] && return 0
-	done
-	return 1
+# logs_report LOGDIR PROG: one run of PROG (halt_on_error=1) logged a JSON
+# report; a run that found nothing leaves no log.
+logs_report() {
+	before=$(ls "$1" | wc -l)
+	UCSAN_OPTIONS="halt_on_error=1:skip_watch=0:assume_plain_writes_atomic=0:report_format=json:log_path=$1/ucsan" \
+		"$2" >/dev/null 2>&1
+	[ "$(ls "$1" | wc -l)" -gt "$before" ]
 }
 
 for cc in ${E2E_COMPILERS:-gcc clang}; do
@@ -44,13 +32,13 @@ for cc in ${E2E_COMPILERS:-gcc clang}; do
 	mkdir -p "$out/logs"
 	built=1
 	for p in write_write plain_write_read location_global; do
-		UCSAN_CC=$cc "$BIN/ucsan-cc" -O2 -g -I"$E2E/support" -I"$E2E" "$E2E/$p.c" -o "$out/$p" \
-			>"$out/$p.build" 2>&1 || { built=0; fail "$cc/aggregate-table" "building $p failed:" "$(cat "$out/$p.build")"; }
+		ucsan_build "$out/$p.build" "$cc" "$BIN/ucsan-cc" -O2 -g -I"$E2E/support" -I"$E2E" "$E2E/$p.c" -o "$out/$p" ||
+			{ built=0; fail "$cc/aggregate-table" "building $p failed:" "$(cat "$out/$p.build")"; }
 	done
 	[ $built = 1 ] || continue
 	ran=1
 	for p in write_write plain_write_read location_global location_global; do
-		run_until_report "$out/logs" "$out/$p" || { ran=0; fail "$cc/aggregate-table" "$p logged no report in 10 runs"; }
+		retry 10 logs_report "$out/logs" "$out/$p" || { ran=0; fail "$cc/aggregate-table" "$p logged no report in 10 runs"; }
 	done
 	[ $ran = 1 ] || continue
 
@@ -76,4 +64,4 @@ for cc in ${E2E_COMPILERS:-gcc clang}; do
 		fail "$cc/aggregate-sarif" "$(cat "$out/sarif.err")" "${said:-}"
 	fi
 done
-[ $fails -eq 0 ]
+suite_end

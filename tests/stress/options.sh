@@ -11,19 +11,11 @@
 #
 # Usage: tests/stress/options.sh      (PROTOCOL.md output; suite "options")
 # Environment: OPTIONS_COMPILERS (default "gcc clang").
-cd "$(dirname "$0")/../.." || exit 2
+SUITE=options
+. "$(dirname "$0")/../lib/suite.sh"
+cd "$ROOT" || exit 2
 out=build/tests/options
 mkdir -p "$out"
-fails=0
-NL='
-'
-pass() { echo "PASS: options/$1${2:+  ($2)}"; }
-fail() {
-	echo "FAIL: options/$1"
-	shift
-	for l in "$@"; do printf '%s\n' "$(printf '%s' "$l" | head -c 600)" | sed 's/^/  /'; done
-	fails=$((fails + 1))
-}
 
 # A 10 KiB string of one character: long_str CHAR
 long_str() { head -c 10240 /dev/zero | tr '\0' "$1"; }
@@ -74,19 +66,30 @@ rejects() {
 	fi
 }
 
+# run_with OPTIONS: run the program with UCSAN_OPTIONS=OPTIONS. Sets $rc, and
+# $sig to a note when a signal killed it.
+run_with() {
+	UCSAN_OPTIONS=$1 timeout 20 "$exe" >"$out/run.out" 2>"$out/run.err"
+	rc=$?
+	sig=''
+	[ $rc -gt 128 ] && sig=" (killed by signal $((rc - 128)))"
+}
+
+# fail_run N WHY: the case failed: its options (the first N characters), WHY
+# and the start of stderr.
+fail_run() {
+	fail "$cc/$name" "UCSAN_OPTIONS=$(printf '%s' "$opts" | head -c "$1")" "$2" \
+		"stderr: $(head -c 400 "$out/run.err")"
+}
+
 # accepts CC CASE OPTIONS: the program must run normally (exit 0, main ran).
 accepts() {
 	cc=$1 name=$2 opts=$3
-	UCSAN_OPTIONS=$opts timeout 20 "$exe" >"$out/run.out" 2>"$out/run.err"
-	rc=$?
+	run_with "$opts"
 	if [ $rc -eq 0 ] && grep -q '^main ran' "$out/run.out" && [ ! -s "$out/run.err" ]; then
 		pass "$cc/$name"
 	else
-		sig=''
-		[ $rc -gt 128 ] && sig=" (killed by signal $((rc - 128)))"
-		fail "$cc/$name" "UCSAN_OPTIONS=$(printf '%s' "$opts" | head -c 80)" \
-			"exit status $rc$sig, expected 0 with main running and nothing on stderr" \
-			"stderr: $(head -c 400 "$out/run.err")"
+		fail_run 80 "exit status $rc$sig, expected 0 with main running and nothing on stderr"
 	fi
 }
 
@@ -94,26 +97,21 @@ accepts() {
 # or a garbled error is not.
 rejects_or_accepts() {
 	cc=$1 name=$2 opts=$3 token=$4
-	UCSAN_OPTIONS=$opts timeout 20 "$exe" >"$out/run.out" 2>"$out/run.err"
-	rc=$?
+	run_with "$opts"
 	if [ $rc -eq 0 ] && grep -q '^main ran' "$out/run.out"; then
 		pass "$cc/$name" "accepted"
 	elif [ $rc -eq 1 ] && [ "$(wc -l <"$out/run.err")" -eq 1 ] && grep -qF -e "$token" "$out/run.err" &&
 		[ ! -s "$out/run.out" ]; then
 		pass "$cc/$name" "rejected"
 	else
-		sig=''
-		[ $rc -gt 128 ] && sig=" (killed by signal $((rc - 128)))"
-		fail "$cc/$name" "UCSAN_OPTIONS=$opts" \
-			"exit status $rc$sig: expected 0 (accepted, main ran) or 1 with one line naming '$token'" \
-			"stderr: $(head -c 400 "$out/run.err")"
+		fail_run 600 "exit status $rc$sig: expected 0 (accepted, main ran) or 1 with one line naming '$token'"
 	fi
 }
 
 for cc in ${OPTIONS_COMPILERS:-gcc clang}; do
 	exe=$out/prog-$cc
-	if ! UCSAN_CC=$cc build/bin/ucsan-cc -O2 "$out/prog.c" -o "$exe" >"$exe.log" 2>&1; then
-		fail "$cc/build" "$(tail -5 "$exe.log")"
+	if ! ucsan_build "$exe.log" "$cc" build/bin/ucsan-cc -O2 "$out/prog.c" -o "$exe"; then
+		fail_log "$cc/build" "ucsan-cc failed" "$exe.log"
 		continue
 	fi
 
@@ -203,10 +201,10 @@ for cc in ${OPTIONS_COMPILERS:-gcc clang}; do
 		cp build/lib/libucsan.so build/lib/ucsan-entry.o "$suid_tree/lib/" &&
 		cp -R build/include/. "$suid_tree/include/" &&
 		chmod -R a+rX "$suid_tree" &&
-		UCSAN_CC=$cc "$suid_tree/bin/ucsan-cc" -O2 "$out/prog.c" -o "$suid_tree/prog" >"$exe.suid.log" 2>&1
+		ucsan_build "$exe.suid.log" "$cc" "$suid_tree/bin/ucsan-cc" -O2 "$out/prog.c" -o "$suid_tree/prog"
 	suid_ok=$?
 	suid_why="cannot copy the program and runtime to a directory user nobody can read (see $exe.suid.log)"
-	if [ $suid_ok -eq 0 ] && command -v setpriv >/dev/null 2>&1 &&
+	if [ $suid_ok -eq 0 ] && have setpriv &&
 		! setpriv --reuid=65534 --regid=65534 --clear-groups test -r "$suid_tree/lib/libucsan.so" 2>/dev/null; then
 		suid_ok=1
 		suid_why="user nobody cannot read $suid_tree"
@@ -257,4 +255,4 @@ for cc in ${OPTIONS_COMPILERS:-gcc clang}; do
 	done
 	[ -n "$suid_tree" ] && rm -rf "$suid_tree"
 done
-[ $fails -eq 0 ]
+suite_end

@@ -14,21 +14,14 @@
 # Environment: SOAK_SECONDS (default 10; `make soak` style runs use 300),
 # SOAK_THREADS (workers, default 16), SOAK_COMPILERS (default "gcc clang"),
 # SOAK_OPTIONS (extra UCSAN_OPTIONS).
-cd "$(dirname "$0")/../.." || exit 2
+SUITE=stress
+. "$(dirname "$0")/../lib/suite.sh"
+cd "$ROOT" || exit 2
 secs=${1:-${SOAK_SECONDS:-10}}
 threads=${SOAK_THREADS:-16}
 out=build/tests/stress
 mkdir -p "$out"
-fails=0
 opts="skip_watch=0:udelay_task=5:udelay_interrupt=2${SOAK_OPTIONS:+:$SOAK_OPTIONS}"
-
-pass() { echo "PASS: stress/$1${2:+  ($2)}"; }
-fail() {
-	echo "FAIL: stress/$1"
-	shift
-	for l in "$@"; do printf '%s\n' "$l" | sed 's/^/  /'; done
-	fails=$((fails + 1))
-}
 
 case $secs in
 '' | *[!0-9]*) echo "usage: $0 [SECONDS]" >&2; exit 2 ;;
@@ -94,9 +87,9 @@ check_lines() {
 
 for cc in ${SOAK_COMPILERS:-gcc clang}; do
 	exe=$out/soak-$cc
-	if ! UCSAN_CC=$cc build/bin/ucsan-cc -O2 -g -Wall -Wextra -Werror tests/stress/soak.c \
-		-o "$exe" -pthread >"$exe.log" 2>&1; then
-		fail "$cc/soak-build" "$(tail -n 10 "$exe.log")"
+	if ! ucsan_build "$exe.log" "$cc" build/bin/ucsan-cc -O2 -g -Wall -Wextra -Werror tests/stress/soak.c \
+		-o "$exe" -pthread; then
+		fail_log "$cc/soak-build" "ucsan-cc failed" "$exe.log"
 		continue
 	fi
 	start=$(date +%s)
@@ -144,4 +137,4 @@ EOF
 		fail "$cc/soak-output" "$problems" "(full output: $exe.stderr)"
 	fi
 done
-[ $fails -eq 0 ]
+suite_end

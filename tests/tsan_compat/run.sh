@@ -48,7 +48,8 @@
 set -u
 unset CDPATH UCSAN_CC_TRACE UCSAN_CC_ACTIVE UCSAN_OPTIONS TSAN_OPTIONS UCSAN_CC UCSAN_CXX
 
-ROOT=$(cd "$(dirname "$0")/../.." && pwd -P) || exit 2
+SUITE=tsan_compat
+. "$(dirname "$0")/../lib/suite.sh"
 DIR=$ROOT/tests/tsan_compat
 SUPPORT=$ROOT/tests/e2e/support
 BUILD=${TSAN_COMPAT_BUILD:-$ROOT/build}
@@ -57,42 +58,8 @@ OUTROOT=$ROOT/build/tests/tsan_compat
 COMPILERS=${TSAN_COMPAT_COMPILERS:-gcc clang}
 TRIES_MAX=${TSAN_COMPAT_TRIES_MAX:-}
 TSAN_BASE_OPTIONS=history_size=7
-NL='
-'
 
-failures=0
-
-pass() {
-	echo "PASS: tsan_compat/$1"
-}
-
-# fail NAME MESSAGE [FILE]: a FAIL line, the message, the tail of FILE.
-fail() {
-	echo "FAIL: tsan_compat/$1"
-	printf '%s\n' "$2" | sed 's/^/  /'
-	if [ $# -ge 3 ] && [ -s "$3" ]; then
-		echo "  --- last 25 lines of $3:"
-		tail -n 25 "$3" | sed 's/^/    /'
-	fi
-	failures=$((failures + 1))
-}
-
-# Values of directive $2 in the leading comment block of file $1.
-directive() {
-	awk -v key="$2" '
-		!/^\/\// && !/^[ \t]*$/ { exit }
-		{ s = $0; if (sub("^// " key ":[ \t]*", "", s)) print s }
-	' "$1"
-}
-
-joined() {
-	directive "$1" "$2" | tr '\n' ' ' | sed 's/ *$//'
-}
-
-last() {
-	directive "$1" "$2" | tail -n 1
-}
-
+# tries_of SRC [MIN]: the TRIES of SRC, at least MIN, at most TRIES_MAX.
 tries_of() {
 	t=$(last "$1" TRIES)
 	t=${t:-1}
@@ -103,73 +70,59 @@ tries_of() {
 
 # run_case ID EXE ENVVAR OPTS WANT_EXIT TRIES EXPECTS NOTS: run EXE (with
 # ENVVAR=OPTS) until the expectations hold; WANT_EXIT empty: any status.
+# No EXE: its build (EXE.build.log) failed.
 run_case() {
 	id=$1 exe=$2 envvar=$3 opts=$4 want=$5 tries=$6 expects=$7 nots=$8
 	err=$exe.stderr
-	n=0
-	while [ "$n" -lt "$tries" ]; do
-		n=$((n + 1))
-		(cd "$(dirname "$exe")" && exec env "$envvar=$opts" timeout -k 5 90 "$exe" \
-			>"$exe.stdout" 2>"$err")
-		rc=$?
-		fails='' fatal=0
-		if [ -n "$want" ] && [ "$rc" != "$want" ]; then
-			fails="${fails}exit status: expected $want, got $rc$NL"
-		fi
-		while IFS= read -r re; do
-			[ -n "$re" ] || continue
-			grep -Eq -e "$re" "$err" || fails="${fails}EXPECT: $re$NL"
-		done <<EOF
-$expects
-EOF
-		while IFS= read -r re; do
-			[ -n "$re" ] || continue
-			if line=$(grep -E -m1 -e "$re" "$err"); then
-				fails="${fails}NOT: $re$NL    (matched: $line)$NL"
-				fatal=1
-			fi
-		done <<EOF
-$nots
-^e2e: 
-EOF
-		if [ -z "$fails" ]; then
-			pass "$id"
-			return 0
-		fi
-		[ "$fatal" = 1 ] && break
-	done
-	fail "$id" "after $n of $tries run(s): $envvar='$opts' $exe$NL$fails" "$err"
+	if [ ! -x "$exe" ]; then
+		fail_log "$id" "build failed" "$exe.build.log"
+		return 1
+	fi
+	if retry "$tries" run_once; then
+		pass "$id"
+		return 0
+	fi
+	fail_log "$id" "after $n of $tries run(s): $envvar='$opts' $exe$NL${fails%"$NL"}" "$err"
 	return 1
+}
+
+# run_once: one run of run_case's.
+run_once() {
+	(cd "$(dirname "$exe")" && exec env "$envvar=$opts" timeout -k 5 90 "$exe" \
+		>"$exe.stdout" 2>"$err")
+	rc=$?
+	fails=''
+	if [ -n "$want" ] && [ "$rc" != "$want" ]; then
+		fails="${fails}exit status: expected $want, got $rc$NL"
+	fi
+	expect_match EXPECT "$err" "$expects"
+	expect_none "$err" "$nots$NL^e2e: "
+	[ -z "$fails" ]
 }
 
 # === Exports ===
 
 exported=$(nm -D --defined-only "$LIB" 2>/dev/null | awk 'NF >= 3 { print $NF }' | sort -u)
 
-# Function names declared in a C header: comments, string-free directives
-# and their continuations dropped, then every NAME( of a __tsan_ name.
+# Function names declared in a C header: every NAME( of a __tsan_ name in
+# its code.
 header_functions() {
-	awk '
-		{
-			raw = $0; line = $0; code = ""
-			while (line != "") {
-				if (incomment) {
-					i = index(line, "*/")
-					if (!i) { line = ""; break }
-					line = substr(line, i + 2); incomment = 0
-					continue
-				}
-				i = index(line, "/*"); j = index(line, "//")
-				if (j && (!i || j < i)) { code = code substr(line, 1, j - 1); break }
-				if (!i) { code = code line; break }
-				code = code substr(line, 1, i - 1) " "
-				line = substr(line, i + 2); incomment = 1
-			}
-			if (indirective) { indirective = (raw ~ /\\[ \t]*$/); next }
-			if (code ~ /^[ \t]*#/) { indirective = (raw ~ /\\[ \t]*$/); next }
-			print code
-		}
-	' "$1" | grep -o '__tsan_[A-Za-z0-9_]*[ \t]*(' | sed 's/[ \t]*($//' | sort -u
+	c_code "$1" | grep -o '__tsan_[A-Za-z0-9_]*[ \t]*(' | sed 's/[ \t]*($//' | sort -u
+}
+
+# exports_all ID NAMES MIN KIND SOURCE: libucsan.so exports every one of
+# NAMES, the KIND (functions, annotations) of SOURCE; fewer than MIN of them
+# means they were not found right.
+exports_all() {
+	count=$(printf '%s\n' "$2" | grep -c .)
+	missing=$(missing_from "$exported" "$2")
+	if [ "$count" -lt "$3" ]; then
+		fail "$1" "only $count $4 found in $5: the listing is broken"
+	elif [ -n "$missing" ]; then
+		fail "$1" "$5 has $count $4, $LIB does not export:$missing"
+	else
+		pass "$1"
+	fi
 }
 
 check_exports() {
@@ -178,51 +131,23 @@ check_exports() {
 		return
 	fi
 	for cc in $COMPILERS; do
-		command -v "$cc" >/dev/null 2>&1 || continue
+		have "$cc" || continue
 		hdr=$(printf '#include <sanitizer/tsan_interface.h>\n' |
 			"$cc" -x c -M - 2>/dev/null | tr -d '\\' | tr ' ' '\n' | grep '/sanitizer/tsan_interface\.h$' | head -n 1)
 		if [ -z "$hdr" ]; then
 			fail "exports/$cc-header" "$cc has no <sanitizer/tsan_interface.h>"
 			continue
 		fi
-		names=$(header_functions "$hdr")
-		count=$(printf '%s\n' "$names" | grep -c .)
-		if [ "$count" -lt 20 ]; then
-			fail "exports/$cc-header" "only $count functions found in $hdr: the parser is broken"
-			continue
-		fi
-		missing=
-		for f in $names; do
-			printf '%s\n' "$exported" | grep -qx -- "$f" || missing="$missing $f"
-		done
-		if [ -z "$missing" ]; then
-			pass "exports/$cc-header"
-		else
-			fail "exports/$cc-header" "declared in $hdr ($count functions), not exported by $LIB:$missing"
-		fi
+		exports_all "exports/$cc-header" "$(header_functions "$hdr")" 20 functions "$hdr"
 	done
 	# The dynamic annotations, as TSan's runtimes export them.
 	for rt in "$(gcc -print-file-name=libtsan.so 2>/dev/null)" \
 		"$(clang -print-file-name=libclang_rt.tsan-x86_64.so 2>/dev/null)"; do
 		[ -f "$rt" ] || continue
 		rt=$(readlink -f "$rt")
-		base=$(basename "$rt")
 		names=$(nm -D --defined-only "$rt" 2>/dev/null | awk 'NF >= 3 { print $NF }' |
 			grep -E '^(WTF)?Annotate|^(RunningOnValgrind|ValgrindSlowdown|ThreadSanitizerQuery)$' | sort -u)
-		count=$(printf '%s\n' "$names" | grep -c .)
-		if [ "$count" -lt 30 ]; then
-			fail "exports/$base" "only $count annotations found in $rt"
-			continue
-		fi
-		missing=
-		for f in $names; do
-			printf '%s\n' "$exported" | grep -qx -- "$f" || missing="$missing $f"
-		done
-		if [ -z "$missing" ]; then
-			pass "exports/$base"
-		else
-			fail "exports/$base" "exported by $rt ($count annotations), not by $LIB:$missing"
-		fi
+		exports_all "exports/$(basename "$rt")" "$names" 30 annotations "$rt"
 	done
 }
 
@@ -234,10 +159,7 @@ check_doc() {
 		fail doc/mentions-every-function "$doc missing, or only $count exported functions found in src/tsan_interface.c"
 		return
 	fi
-	missing=
-	for f in $names; do
-		grep -q -w -F -- "$f" "$doc" || missing="$missing $f"
-	done
+	missing=$(unmentioned "$doc" "$names")
 	if [ -z "$missing" ]; then
 		pass doc/mentions-every-function
 	else
@@ -257,12 +179,10 @@ check_ucsan_controls() {
 			name=$(basename "$src" .c)
 			id=ucsan-control/$cc/$name
 			cflags=$(joined "$src" CFLAGS)
+			rm -f "$out/$name"
 			# shellcheck disable=SC2086
-			if ! UCSAN_CC=$cc "$BUILD/bin/ucsan-cc" ${cflags:--O2 -g} -pthread $flags \
-				-I"$SUPPORT" -I"$DIR" -o "$out/$name" "$src" >"$out/$name.build.log" 2>&1; then
-				fail "$id" "build failed" "$out/$name.build.log"
-				continue
-			fi
+			ucsan_build "$out/$name.build.log" "$cc" "$BUILD/bin/ucsan-cc" ${cflags:--O2 -g} -pthread $flags \
+				-I"$SUPPORT" -I"$DIR" -o "$out/$name" "$src"
 			run_case "$id" "$out/$name" UCSAN_OPTIONS "$(joined "$src" OPTIONS)" '' \
 				"$(tries_of "$src" 5)" "$(directive "$src" UCSAN-CONTROL-EXPECT)" ''
 		done
@@ -278,20 +198,25 @@ tsan_works() {
 		"$out/probe" >>"$out/probe.log" 2>&1
 }
 
-# tsan_build CC SRC EXE EXTRA_FLAGS
+# tsan_build CC SRC EXE EXTRA_FLAGS: EXE, if it builds; the command line and
+# its output in EXE.build.log.
 tsan_build() {
 	cflags=$(joined "$2" CFLAGS)
 	libs=$(joined "$2" TSAN-LIBS)
+	tlog=$3.build.log
+	rm -f "$3"
 	# shellcheck disable=SC2086
-	"$1" ${cflags:--O2 -g} -fsanitize=thread -pthread -DE2E_SKIP_RUNTIME_CHECK -DCOMPAT_MAX_ITER=20000 $4 \
-		-I"$SUPPORT" -I"$DIR" -o "$3" "$2" $libs >"$3.build.log" 2>&1
+	set -- "$1" ${cflags:--O2 -g} -fsanitize=thread -pthread -DE2E_SKIP_RUNTIME_CHECK -DCOMPAT_MAX_ITER=20000 $4 \
+		-I"$SUPPORT" -I"$DIR" -o "$3" "$2" $libs
+	echo "+ $*" >"$tlog"
+	"$@" >>"$tlog" 2>&1
 }
 
 check_tsan() {
 	for cc in $COMPILERS; do
 		out=$OUTROOT/tsan/$cc
 		mkdir -p "$out" "$OUTROOT/tsan-control/$cc"
-		command -v "$cc" >/dev/null 2>&1 || continue
+		have "$cc" || continue
 		if ! tsan_works "$cc" "$out"; then
 			echo "tsan_compat: $cc -fsanitize=thread does not build or run here; TSan comparison skipped" >&2
 			continue
@@ -302,7 +227,7 @@ check_tsan() {
 			id=tsan/$cc/$name
 			exe=$out/$name
 			if ! tsan_build "$cc" "$src" "$exe" ''; then
-				fail "$id" "build with $cc -fsanitize=thread failed" "$exe.build.log"
+				fail_log "$id" "build with $cc -fsanitize=thread failed" "$exe.build.log"
 				continue
 			fi
 			want=$(last "$src" TSAN-EXIT)
@@ -313,10 +238,7 @@ check_tsan() {
 			[ -n "$flags" ] || continue
 			id=tsan-control/$cc/$name
 			exe=$OUTROOT/tsan-control/$cc/$name
-			if ! tsan_build "$cc" "$src" "$exe" "$flags"; then
-				fail "$id" "build with $cc -fsanitize=thread $flags failed" "$exe.build.log"
-				continue
-			fi
+			tsan_build "$cc" "$src" "$exe" "$flags"
 			run_case "$id" "$exe" TSAN_OPTIONS "$TSAN_BASE_OPTIONS $(joined "$src" TSAN-OPTIONS)" '' \
 				"$(tries_of "$src")" "$(directive "$src" TSAN-CONTROL-EXPECT)" ''
 		done
@@ -333,4 +255,4 @@ E2E_DIR=$DIR E2E_SUITE=tsan_compat E2E_BIN=$BUILD/bin E2E_COMPILERS=$COMPILERS \
 check_ucsan_controls
 check_tsan
 
-[ "$failures" -eq 0 ]
+suite_end

@@ -3,14 +3,15 @@
 # compiler in UNIT_COMPILERS (default "gcc clang"), as PIE and non-PIE, and
 # runs each build; case names get the variant: unit/symbolize-gcc-pie/<case>.
 # Artifacts go to build/tests/unit-symbolize/. Exits non-zero on any failure.
-cd "$(dirname "$0")/../.." || exit 2
+SUITE=unit
+. "$(dirname "$0")/../lib/suite.sh"
+cd "$ROOT" || exit 2
 out=build/tests/unit-symbolize
 mkdir -p "$out"
-status=0
 
 for cc in ${UNIT_COMPILERS:-gcc clang}; do
-	if ! command -v "$cc" >/dev/null 2>&1; then
-		echo "SKIP: unit/symbolize-$cc (no $cc)"
+	if ! have "$cc"; then
+		skip "symbolize-$cc" "no $cc"
 		continue
 	fi
 	for pie in pie no-pie; do
@@ -21,13 +22,12 @@ for cc in ${UNIT_COMPILERS:-gcc clang}; do
 		if ! "$cc" -g -O2 -fno-omit-frame-pointer -rdynamic $f -std=gnu11 -Wall -Wextra \
 			-Werror -Isrc tests/unit/test_symbolize.c src/symbolize.c src/libdw_lazy.c \
 			-o "$out/test_symbolize-$v" -ldl -lpthread >"$out/build-$v.log" 2>&1; then
-			echo "FAIL: unit/symbolize-$v/build"
-			sed 's/^/  /' "$out/build-$v.log"
-			status=1
+			fail "symbolize-$v/build" "$(cat "$out/build-$v.log")"
 			continue
 		fi
-		"$out/test_symbolize-$v" >"$out/run-$v.log" 2>&1 || status=1
+		# The program prints its own PASS/FAIL lines.
+		"$out/test_symbolize-$v" >"$out/run-$v.log" 2>&1 || failures=$((failures + 1))
 		sed "s#^\([A-Z]*\): unit/symbolize/#\1: unit/symbolize-$v/#" "$out/run-$v.log"
 	done
 done
-exit $status
+suite_end

@@ -18,32 +18,11 @@
 set -u
 unset CDPATH UCSAN_CC_TRACE UCSAN_CC_ACTIVE
 
-ROOT=$(cd "$(dirname "$0")/../.." && pwd -P) || exit 2
+SUITE=wrapper
+. "$(dirname "$0")/../lib/suite.sh"
 BUILD=${WRAPPER_BUILD:-$ROOT/build}
 OUTROOT=$ROOT/build/tests/wrapper
 COMPILERS=${WRAPPER_COMPILERS:-gcc clang}
-
-failures=0
-k=                 # current compiler, part of the name of most checks
-
-pass() {
-	echo "PASS: wrapper/${k:+$k/}$1"
-}
-
-# fail NAME MESSAGE [LOG]: a FAIL line, the message and the tail of LOG.
-fail() {
-	echo "FAIL: wrapper/${k:+$k/}$1"
-	printf '%s\n' "$2" | sed 's/^/  /'
-	if [ $# -ge 3 ]; then
-		if [ -s "$3" ]; then
-			echo "  --- last 25 lines of $3:"
-			tail -n 25 "$3" | sed 's/^/    /'
-		else
-			echo "  --- $3 is empty"
-		fi
-	fi
-	failures=$((failures + 1))
-}
 
 # run LOG CMD...: run CMD with all output in LOG, whose first line is the
 # command itself.
@@ -60,7 +39,7 @@ quiet() {
 }
 
 # Run a program with a time limit.
-if command -v timeout >/dev/null 2>&1; then
+if have timeout; then
 	TIMEOUT="timeout 60"
 else
 	TIMEOUT=
@@ -152,9 +131,6 @@ linked_ok() {
 	[ -z "$why" ]
 }
 
-NL='
-'
-
 # addbin FILE...: remember linked programs and libraries for dynamic-deps.
 addbin() {
 	for f do
@@ -243,8 +219,7 @@ cat >"$SRC/shlib.c" <<'EOF'
 static int shared_counter;
 int shared_add(int x)
 {
-	shared_counter += x;
-	return shared_counter;
+	return shared_counter += x;
 }
 EOF
 cat >"$SRC/bump.c" <<'EOF'
@@ -450,7 +425,7 @@ chmod +x "$SRC/configure/configure"
 # The pkg-config file made from ucsan.pc.in.
 
 PC=$BUILD/lib/pkgconfig/ucsan.pc
-if ! command -v pkg-config >/dev/null 2>&1; then
+if ! have pkg-config; then
 	fail pkg-config "pkg-config is not installed"
 elif [ ! -f "$PC" ]; then
 	fail pkg-config "$PC does not exist"
@@ -474,12 +449,9 @@ fi
 # The checks, per compiler.
 
 for k in $COMPILERS; do
-	case $k in
-	gcc)   cxx=g++ ;;
-	clang) cxx=clang++ ;;
-	*)     cxx=$k++ ;;
-	esac
-	if ! command -v "$k" >/dev/null 2>&1 || ! command -v "$cxx" >/dev/null 2>&1; then
+	GROUP=$k
+	cxx=$(cxx_of "$k")
+	if ! have "$k" || ! have "$cxx"; then
 		fail compilers "$k or $cxx is not installed"
 		continue
 	fi
@@ -505,20 +477,20 @@ for k in $COMPILERS; do
 
 	# --- preprocessing: instrumentation macros, our include directory
 	if ! run "$D/features.log" "$CCW" -E -P "$SRC/features.c"; then
-		fail preprocess "ucsan-cc -E failed" "$D/features.log"
+		fail_log preprocess "ucsan-cc -E failed" "$D/features.log"
 	elif [ "$k" = gcc ] && ! grep -qx sanitize_thread_macro "$D/features.log"; then
-		fail preprocess "__SANITIZE_THREAD__ is not defined under gcc" "$D/features.log"
+		fail_log preprocess "__SANITIZE_THREAD__ is not defined under gcc" "$D/features.log"
 	elif [ "$k" != gcc ] && ! grep -qx has_feature_thread_sanitizer "$D/features.log"; then
-		fail preprocess "__has_feature(thread_sanitizer) is false" "$D/features.log"
+		fail_log preprocess "__has_feature(thread_sanitizer) is false" "$D/features.log"
 	else
 		pass preprocess
 	fi
 	if [ ! -f "$INCDIR/ucsan.h" ]; then
 		fail include-dir "$INCDIR/ucsan.h does not exist"
 	elif ! run "$D/header.log" "$CCW" -E "$SRC/header.c"; then
-		fail include-dir "#include <ucsan.h> failed" "$D/header.log"
+		fail_log include-dir "#include <ucsan.h> failed" "$D/header.log"
 	elif ! grep -qF "\"$INCDIR/ucsan.h\"" "$D/header.log"; then
-		fail include-dir "<ucsan.h> was not taken from $INCDIR" "$D/header.log"
+		fail_log include-dir "<ucsan.h> was not taken from $INCDIR" "$D/header.log"
 	else
 		pass include-dir
 	fi
@@ -526,11 +498,11 @@ for k in $COMPILERS; do
 	# --- compile only, then link only
 	if ! run "$D/compile.log" "$CCW" -O2 -c "$SRC/a.c" -o "$D/a.o" ||
 	   ! run "$D/compile-b.log" "$CCW" -O2 -c "$SRC/b.c" -o "$D/b.o"; then
-		fail compile-only "compiling failed" "$D/compile.log"
+		fail_log compile-only "compiling failed" "$D/compile.log"
 	elif [ ! -f "$D/a.o" ] || [ ! -f "$D/b.o" ]; then
-		fail compile-only "no object files produced" "$D/compile.log"
+		fail_log compile-only "no object files produced" "$D/compile.log"
 	elif ! quiet "$D/compile.log"; then
-		fail compile-only "compiling printed diagnostics" "$D/compile.log"
+		fail_log compile-only "compiling printed diagnostics" "$D/compile.log"
 	else
 		pass compile-only
 	fi
@@ -541,11 +513,11 @@ for k in $COMPILERS; do
 	fi
 	# -Werror: clang must not warn about unused instrumentation flags.
 	if ! run "$D/link.log" "$CCW" -Werror "$D/a.o" "$D/b.o" -o "$D/linked"; then
-		fail link-only "linking objects failed" "$D/link.log"
+		fail_log link-only "linking objects failed" "$D/link.log"
 	elif ! quiet "$D/link.log"; then
-		fail link-only "linking printed diagnostics" "$D/link.log"
+		fail_log link-only "linking printed diagnostics" "$D/link.log"
 	elif ! runs "$D/linked.run" sum=27 "$D/linked"; then
-		fail link-only "$why" "$D/linked.run"
+		fail_log link-only "$why" "$D/linked.run"
 	else
 		pass link-only
 	fi
@@ -553,13 +525,13 @@ for k in $COMPILERS; do
 
 	# --- compile and link in one command
 	if ! run "$D/one.log" "$CCW" -O2 "$SRC/a.c" "$SRC/b.c" -o "$D/onestep"; then
-		fail compile-and-link "compile-and-link failed" "$D/one.log"
+		fail_log compile-and-link "compile-and-link failed" "$D/one.log"
 	elif ! quiet "$D/one.log"; then
-		fail compile-and-link "printed diagnostics" "$D/one.log"
+		fail_log compile-and-link "printed diagnostics" "$D/one.log"
 	elif ! calls_tsan "$D/onestep"; then
 		fail compile-and-link "the program is not instrumented (no __tsan_read4/write4)"
 	elif ! runs "$D/onestep.run" sum=27 "$D/onestep"; then
-		fail compile-and-link "$why" "$D/onestep.run"
+		fail_log compile-and-link "$why" "$D/onestep.run"
 	else
 		pass compile-and-link
 	fi
@@ -567,12 +539,12 @@ for k in $COMPILERS; do
 
 	# --- relocatable link (-r gets no runtime), then a final link
 	if ! run "$D/r.log" "$CCW" -r "$D/a.o" "$D/b.o" -o "$D/ab.o"; then
-		fail relocatable-link "ucsan-cc -r failed" "$D/r.log"
+		fail_log relocatable-link "ucsan-cc -r failed" "$D/r.log"
 	elif readelf -d "$D/ab.o" 2>/dev/null | grep -q NEEDED; then
 		fail relocatable-link "-r output has dynamic dependencies"
 	elif ! run "$D/r2.log" "$CCW" "$D/ab.o" -o "$D/fromr" ||
 	     ! runs "$D/fromr.run" sum=27 "$D/fromr"; then
-		fail relocatable-link "linking the -r object failed: $why" "$D/r2.log"
+		fail_log relocatable-link "linking the -r object failed: $why" "$D/r2.log"
 	else
 		pass relocatable-link
 	fi
@@ -580,17 +552,17 @@ for k in $COMPILERS; do
 
 	# --- C++, compiled then linked, and in one step
 	if ! run "$D/cxx.log" "$CXXW" -O1 -c "$SRC/t.cc" -o "$D/t.o"; then
-		fail c++ "ucsan-c++ -c failed" "$D/cxx.log"
+		fail_log c++ "ucsan-c++ -c failed" "$D/cxx.log"
 	elif ! instrumented "$D/t.o"; then
 		fail c++ "$why"
 	elif ! run "$D/cxx-link.log" "$CXXW" -Werror "$D/t.o" -o "$D/cxxprog"; then
-		fail c++ "ucsan-c++ link failed" "$D/cxx-link.log"
+		fail_log c++ "ucsan-c++ link failed" "$D/cxx-link.log"
 	elif ! runs "$D/cxxprog.run" "c++ sides=10 boom=1" "$D/cxxprog"; then
-		fail c++ "$why" "$D/cxxprog.run"
+		fail_log c++ "$why" "$D/cxxprog.run"
 	elif ! run "$D/cxx1.log" "$CXXW" "$SRC/t.cc" -o "$D/cxxprog1"; then
-		fail c++ "ucsan-c++ compile-and-link failed" "$D/cxx1.log"
+		fail_log c++ "ucsan-c++ compile-and-link failed" "$D/cxx1.log"
 	elif ! runs "$D/cxxprog1.run" "c++ sides=10 boom=1" "$D/cxxprog1"; then
-		fail c++ "$why" "$D/cxxprog1.run"
+		fail_log c++ "$why" "$D/cxxprog1.run"
 	else
 		pass c++
 	fi
@@ -600,12 +572,12 @@ for k in $COMPILERS; do
 	L="$D/lib dir"
 	mkdir -p "$L"
 	if ! run "$D/shlib.log" "$CCW" -fPIC -shared "$SRC/shlib.c" -o "$L/libshared.so"; then
-		fail shared-library "building the library failed" "$D/shlib.log"
+		fail_log shared-library "building the library failed" "$D/shlib.log"
 	elif ! run "$D/shmain.log" "$CCW" "$SRC/main_shared.c" -L"$L" -lshared \
 	     "-Wl,-rpath,$L" -o "$D/shmain"; then
-		fail shared-library "linking against the library failed" "$D/shmain.log"
+		fail_log shared-library "linking against the library failed" "$D/shmain.log"
 	elif ! runs "$D/shmain.run" shared=42 "$D/shmain"; then
-		fail shared-library "$why" "$D/shmain.run"
+		fail_log shared-library "$why" "$D/shmain.run"
 	else
 		pass shared-library
 	fi
@@ -617,7 +589,7 @@ for k in $COMPILERS; do
 	# race is reported with a frame on each side.
 	if ! run "$D/bump.log" "$CCW" -O1 -fPIC -shared "$SRC/bump.c" -o "$L/libbump.so" ||
 	   ! run "$D/onestate.log" "$CCW" -O1 "$SRC/one_state.c" -L"$L" -lbump "-Wl,-rpath,$L" -o "$D/onestate"; then
-		fail one-state "build failed" "$D/onestate.log"
+		fail_log one-state "build failed" "$D/onestate.log"
 	elif ! entry_ok "$D/onestate"; then
 		fail one-state "$why"
 	else
@@ -631,9 +603,9 @@ for k in $COMPILERS; do
 				grep -q '^ lib_bump+' "$D/onestate.err" && grep -q '^ main+' "$D/onestate.err" && found=yes
 		done
 		if ! grep -q '^attached=1$' "$D/onestate.out"; then
-			fail one-state "the program's entry points did not attach to the runtime" "$D/onestate.out"
+			fail_log one-state "the program's entry points did not attach to the runtime" "$D/onestate.out"
 		elif [ -z "$found" ]; then
-			fail one-state "no report with a frame on each side in $i runs" "$D/onestate.err"
+			fail_log one-state "no report with a frame on each side in $i runs" "$D/onestate.err"
 		else
 			pass one-state
 		fi
@@ -642,12 +614,12 @@ for k in $COMPILERS; do
 	# script) must stop with the reason, not run with two contexts.
 	printf '{ local: *; };\n' >"$D/hide.map"
 	if ! run "$D/hidden.log" "$CCW" -O1 "$SRC/a.c" "$SRC/b.c" "-Wl,--version-script=$D/hide.map" -o "$D/hidden"; then
-		fail hidden-state "build failed" "$D/hidden.log"
+		fail_log hidden-state "build failed" "$D/hidden.log"
 	else
 		$TIMEOUT "$D/hidden" >"$D/hidden.out" 2>"$D/hidden.err"
 		rc=$?
 		if [ "$rc" != 1 ] || ! grep -q "^UCSAN: error: the executable's ucsan entry points" "$D/hidden.err"; then
-			fail hidden-state "exit status $rc, expected 1 and the error" "$D/hidden.err"
+			fail_log hidden-state "exit status $rc, expected 1 and the error" "$D/hidden.err"
 		else
 			pass hidden-state
 		fi
@@ -655,9 +627,9 @@ for k in $COMPILERS; do
 	# ... loaded by an uninstrumented program: the library must pull in
 	# libucsan.so by itself.
 	if ! run "$D/dlopen.log" "$k" "$SRC/dlopen.c" -o "$D/dlopen" -ldl; then
-		fail shared-library-dlopen "building the plain program failed" "$D/dlopen.log"
+		fail_log shared-library-dlopen "building the plain program failed" "$D/dlopen.log"
 	elif ! runs "$D/dlopen.run" dlopen=42 "$D/dlopen" "$L/libshared.so"; then
-		fail shared-library-dlopen "$why" "$D/dlopen.run"
+		fail_log shared-library-dlopen "$why" "$D/dlopen.run"
 	else
 		pass shared-library-dlopen
 	fi
@@ -669,13 +641,13 @@ for k in $COMPILERS; do
 	if ! run "$D/spaces.log" "$CCW" "-DMSG=\"it's \\\"quoted\\\",  spaced\"" \
 	     -I"$S/inc" -c "$S/my prog.c" -o "$O/my prog.o" ||
 	   ! run "$D/spaces2.log" "$CCW" "$O/my prog.o" -o "$O/my prog"; then
-		fail spaces-in-paths "build failed" "$D/spaces.log"
+		fail_log spaces-in-paths "build failed" "$D/spaces.log"
 	elif ! runs "$D/spaces.run" "it's \"quoted\",  spaced|from a header" "$O/my prog"; then
-		fail spaces-in-paths "$why" "$D/spaces.run"
+		fail_log spaces-in-paths "$why" "$D/spaces.run"
 	elif ! run "$D/spaces3.log" "$CCW" -DMSG='"one step"' -I"$S/inc" \
 	     "$S/my prog.c" -o "$O/my prog 2" ||
 	     ! runs "$D/spaces3.run" "one step|from a header" "$O/my prog 2"; then
-		fail spaces-in-paths "one-step build: $why" "$D/spaces3.log"
+		fail_log spaces-in-paths "one-step build: $why" "$D/spaces3.log"
 	else
 		pass spaces-in-paths
 	fi
@@ -685,16 +657,16 @@ for k in $COMPILERS; do
 	if ! (UCSAN_CC="$k -DFROM_UCSAN_CC=7" && export UCSAN_CC &&
 	      run "$D/words.log" "$CCW" "$SRC/words.c" -o "$D/words") ||
 	   ! runs "$D/words.run" words=7 "$D/words"; then
-		fail compiler-with-words "UCSAN_CC='$k -DFROM_UCSAN_CC=7': $why" "$D/words.log"
+		fail_log compiler-with-words "UCSAN_CC='$k -DFROM_UCSAN_CC=7': $why" "$D/words.log"
 	else
 		pass compiler-with-words
 	fi
 	mkdir -p "$D/links"
 	ln -sf "$CCW" "$D/links/mycc"
 	if ! run "$D/symlink.log" "$D/links/mycc" "$SRC/a.c" "$SRC/b.c" -o "$D/viasymlink"; then
-		fail symlink "building through a symlink failed" "$D/symlink.log"
+		fail_log symlink "building through a symlink failed" "$D/symlink.log"
 	elif ! runs "$D/viasymlink.run" sum=27 "$D/viasymlink"; then
-		fail symlink "$why" "$D/viasymlink.run"
+		fail_log symlink "$why" "$D/viasymlink.run"
 	else
 		pass symlink
 	fi
@@ -702,7 +674,7 @@ for k in $COMPILERS; do
 
 	# --- the user's flags come after ours and win
 	if ! run "$D/g0.log" "$CCW" -g0 -c "$SRC/b.c" -o "$D/g0.o"; then
-		fail user-flags-win "compiling with -g0 failed" "$D/g0.log"
+		fail_log user-flags-win "compiling with -g0 failed" "$D/g0.log"
 	elif readelf -S "$D/g0.o" | grep -q '\.debug_info'; then
 		fail user-flags-win "-g0 did not override the wrapper's -g"
 	elif ! run "$D/g.log" "$CCW" -c "$SRC/b.c" -o "$D/g.o" ||
@@ -761,9 +733,9 @@ for k in $COMPILERS; do
 
 	# --- the user's own -fsanitize=thread must not bring in a tsan runtime
 	if ! run "$D/usertsan.log" "$CCW" -fsanitize=thread "$SRC/a.c" "$SRC/b.c" -o "$D/usertsan"; then
-		fail user-fsanitize-thread "build failed" "$D/usertsan.log"
+		fail_log user-fsanitize-thread "build failed" "$D/usertsan.log"
 	elif ! runs "$D/usertsan.run" sum=27 "$D/usertsan"; then
-		fail user-fsanitize-thread "$why" "$D/usertsan.run"
+		fail_log user-fsanitize-thread "$why" "$D/usertsan.run"
 	else
 		pass user-fsanitize-thread
 	fi
@@ -780,18 +752,18 @@ for k in $COMPILERS; do
 			pass func-hooks
 		fi
 	else
-		fail func-hooks "build failed" "$D/hooks.log"
+		fail_log func-hooks "build failed" "$D/hooks.log"
 	fi
 
 	# --- gcc: -flto must not lose the instrumentation
 	if [ "$k" = gcc ]; then
 		if ! run "$D/lto.log" "$CCW" -O2 -flto -c "$SRC/b.c" -o "$D/lto-b.o" ||
 		   ! run "$D/lto2.log" "$CCW" -O2 -flto "$SRC/a.c" "$D/lto-b.o" -o "$D/lto"; then
-			fail lto "build failed" "$D/lto.log"
+			fail_log lto "build failed" "$D/lto.log"
 		elif ! calls_tsan "$D/lto"; then
 			fail lto "the -flto program is not instrumented"
 		elif ! runs "$D/lto.run" sum=27 "$D/lto"; then
-			fail lto "$why" "$D/lto.run"
+			fail_log lto "$why" "$D/lto.run"
 		else
 			pass lto
 		fi
@@ -802,9 +774,9 @@ for k in $COMPILERS; do
 	run "$D/static.log" "$CCW" -static "$SRC/a.c" "$SRC/b.c" -o "$D/static"
 	rc=$?
 	if [ "$rc" -eq 0 ]; then
-		fail static-rejected "ucsan-cc -static succeeded" "$D/static.log"
+		fail_log static-rejected "ucsan-cc -static succeeded" "$D/static.log"
 	elif [ "$(wc -l <"$D/static.log")" -ne 2 ] || ! grep -q -- '-static.*shared' "$D/static.log"; then
-		fail static-rejected "expected exactly one error line naming -static and the shared runtime" "$D/static.log"
+		fail_log static-rejected "expected exactly one error line naming -static and the shared runtime" "$D/static.log"
 	elif [ -e "$D/static" ]; then
 		fail static-rejected "an output file was produced anyway"
 	else
@@ -817,11 +789,11 @@ for k in $COMPILERS; do
 	run "$D/nolib.log" "$D/nolib/bin/ucsan-cc" "$SRC/a.c" "$SRC/b.c" -o "$D/nolib/prog"
 	rc=$?
 	if [ "$rc" -ne 1 ]; then
-		fail missing-runtime "linking without libucsan.so: exit status $rc, expected 1" "$D/nolib.log"
+		fail_log missing-runtime "linking without libucsan.so: exit status $rc, expected 1" "$D/nolib.log"
 	elif [ "$(wc -l <"$D/nolib.log")" -ne 2 ] || ! grep -q 'libucsan\.so' "$D/nolib.log"; then
-		fail missing-runtime "expected exactly one error line naming libucsan.so" "$D/nolib.log"
+		fail_log missing-runtime "expected exactly one error line naming libucsan.so" "$D/nolib.log"
 	elif ! run "$D/nolib-c.log" "$D/nolib/bin/ucsan-cc" -c "$SRC/b.c" -o "$D/nolib/b.o"; then
-		fail missing-runtime "compiling (-c) without libucsan.so failed" "$D/nolib-c.log"
+		fail_log missing-runtime "compiling (-c) without libucsan.so failed" "$D/nolib-c.log"
 	else
 		pass missing-runtime
 	fi
@@ -830,11 +802,11 @@ for k in $COMPILERS; do
 	rm -rf "$D/make"
 	cp -R "$SRC/make" "$D/make"
 	if ! run "$D/make.log" make -C "$D/make" CC="$CCW" CFLAGS=-O2; then
-		fail make "make CC=ucsan-cc failed" "$D/make.log"
+		fail_log make "make CC=ucsan-cc failed" "$D/make.log"
 	elif [ ! -f "$D/make/a.d" ] || ! instrumented "$D/make/a.o"; then
-		fail make "no dependency file or uninstrumented object: $why" "$D/make.log"
+		fail_log make "no dependency file or uninstrumented object: $why" "$D/make.log"
 	elif ! runs "$D/make.run" sum=27 "$D/make/prog"; then
-		fail make "$why" "$D/make.run"
+		fail_log make "$why" "$D/make.run"
 	else
 		pass make
 	fi
@@ -844,11 +816,11 @@ for k in $COMPILERS; do
 	if ! run "$D/cmake.log" cmake -S "$SRC/cmake" -B "$D/cmake" \
 	     -DCMAKE_C_COMPILER="$CCW" -DCMAKE_CXX_COMPILER="$CXXW" ||
 	   ! run "$D/cmake-build.log" cmake --build "$D/cmake"; then
-		fail cmake "cmake configure or build failed" "$D/cmake.log"
-		tail -n 25 "$D/cmake-build.log" 2>/dev/null | sed 's/^/    /'
+		fail cmake "cmake configure or build failed" "$(tail_of "$D/cmake.log")" \
+			"$(tail_of "$D/cmake-build.log")"
 	elif ! runs "$D/cmake.run" shared=42 "$D/cmake/prog" ||
 	     ! runs "$D/cmake-cxx.run" "c++ sides=10 boom=1" "$D/cmake/cxxprog"; then
-		fail cmake "$why" "$D/cmake.run"
+		fail_log cmake "$why" "$D/cmake.run"
 	else
 		case $k in gcc) id=GNU ;; clang) id=Clang ;; *) id= ;; esac
 		if [ -n "$id" ] && ! grep -q "CMAKE_C_COMPILER_ID \"$id\"" \
@@ -865,16 +837,16 @@ for k in $COMPILERS; do
 	cp -R "$SRC/configure" "$D/configure"
 	if ! (cd "$D/configure" && CC=$CCW && export CC &&
 	      run "$D/configure.log" ./configure); then
-		fail configure "./configure with CC=ucsan-cc failed" "$D/configure.log"
-		tail -n 25 "$D/configure/config.log" 2>/dev/null | sed 's/^/    /'
+		fail configure "./configure with CC=ucsan-cc failed" "$(tail_of "$D/configure.log")" \
+			"$(tail_of "$D/configure/config.log")"
 	elif ! run "$D/configure-make.log" make -C "$D/configure"; then
-		fail configure "make after configure failed" "$D/configure-make.log"
+		fail_log configure "make after configure failed" "$D/configure-make.log"
 	elif ! grep -q 'HAVE_PTHREAD_CREATE 1' "$D/configure/config.h"; then
-		fail configure "configure did not find pthread_create" "$D/configure/config.h"
+		fail_log configure "configure did not find pthread_create" "$D/configure/config.h"
 	elif [ "$k" = gcc ] && ! grep -q 'HAVE_SANITIZE_THREAD 1' "$D/configure/config.h"; then
-		fail configure "configure did not see __SANITIZE_THREAD__" "$D/configure/config.h"
+		fail_log configure "configure did not see __SANITIZE_THREAD__" "$D/configure/config.h"
 	elif ! runs "$D/configure.run" sum=27 "$D/configure/prog"; then
-		fail configure "$why" "$D/configure.run"
+		fail_log configure "$why" "$D/configure.run"
 	else
 		pass configure
 	fi
@@ -892,10 +864,10 @@ for k in $COMPILERS; do
 	if [ -n "$why_all" ]; then
 		fail dynamic-deps "${why_all%"$NL"}"
 	elif [ "$nbins" -lt 10 ]; then
-		fail dynamic-deps "only $nbins binaries were built; expected at least 10" "$D/binaries.txt"
+		fail_log dynamic-deps "only $nbins binaries were built; expected at least 10" "$D/binaries.txt"
 	else
 		pass dynamic-deps
 	fi
 done
 
-[ "$failures" -eq 0 ]
+suite_end
