@@ -3,12 +3,14 @@
 # (peak RSS of tests/build/footprint.c: 256 threads, 16384 heap blocks),
 # under gcc and clang. The least of three runs each, so that a page more
 # or less in one run does not decide. UCSAN_BIN: another build's bin/.
-cd "$(dirname "$0")/../.." || exit 2
+SUITE=build
+. "$(dirname "$0")/../lib/suite.sh"
+cd "$ROOT" || exit 2
+BIN=${UCSAN_BIN:-$BIN}
 out=build/tests/build
 mkdir -p "$out"
 limit=2048
 unset UCSAN_OPTIONS # default options
-fails=0
 
 least_rss() {
 	best=
@@ -20,34 +22,28 @@ least_rss() {
 }
 
 for cc in gcc clang; do
-	id=build/footprint-$cc
-	if ! "$cc" -O2 -pthread -o "$out/footprint-native-$cc" tests/build/footprint.c ||
-		! UCSAN_CC=$cc "${UCSAN_BIN:-build/bin}/ucsan-cc" -O2 -pthread -o "$out/footprint-ucsan-$cc" tests/build/footprint.c; then
-		echo "FAIL: $id"
-		echo "  does not build"
-		fails=$((fails + 1))
+	log=$out/footprint-$cc.log
+	if ! "$cc" -O2 -pthread -o "$out/footprint-native-$cc" tests/build/footprint.c >"$log" 2>&1 ||
+		! ucsan_build "$log" "$cc" "$BIN/ucsan-cc" -O2 -pthread -o "$out/footprint-ucsan-$cc" tests/build/footprint.c; then
+		fail_log "footprint-$cc" "does not build" "$log"
 		continue
 	fi
 	native=$(least_rss "$out/footprint-native-$cc")
 	ucsan=$(least_rss "$out/footprint-ucsan-$cc")
 	if [ -n "$native" ] && [ -n "$ucsan" ] && [ $((ucsan - native)) -le $limit ]; then
-		echo "PASS: $id"
-		[ -n "${FOOTPRINT_VERBOSE:-}" ] && echo "  native $native KiB, ucsan $ucsan KiB"
+		pass "footprint-$cc" "native $native KiB, ucsan $ucsan KiB"
 	else
-		echo "FAIL: $id"
-		echo "  peak RSS native ${native:-?} KiB, ucsan ${ucsan:-?} KiB: more than $limit KiB apart"
-		fails=$((fails + 1))
+		fail "footprint-$cc" "peak RSS native ${native:-?} KiB, ucsan ${ucsan:-?} KiB: more than $limit KiB apart"
 	fi
 done
+
 # libdw and libelf (and the compression libraries behind them) are loaded
 # at the first report, not with every program.
-lib=${UCSAN_BIN:-build/bin}/../lib/libucsan.so
+lib=$BIN/../lib/libucsan.so
 needed=$(readelf -d "$lib" 2>/dev/null | grep NEEDED)
 if [ -n "$needed" ] && ! printf '%s\n' "$needed" | grep -q -e libdw -e libelf; then
-	echo "PASS: build/libdw-loaded-lazily"
+	pass libdw-loaded-lazily
 else
-	echo "FAIL: build/libdw-loaded-lazily"
-	printf '%s\n' "${needed:-no NEEDED entries in $lib}" | sed 's/^/  /'
-	fails=$((fails + 1))
+	fail libdw-loaded-lazily "${needed:-no NEEDED entries in $lib}"
 fi
-[ $fails -eq 0 ]
+suite_end
