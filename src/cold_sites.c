@@ -189,8 +189,9 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
 	if (unlikely(!ctx->initialized))
 		ucsan_thread_first_entry(ctx);
-	uint8_t *site = &ucsan_ctx_sites(ctx)[site_index(ip)];
-	if (ctx->sites_off == 0 || ucsan_ctx_sites(ctx) == sites_warm) {
+	uint8_t *const table = ucsan_ctx_sites(ctx);
+	uint8_t *site = &table[site_index(ip)];
+	if (ctx->sites_off == 0 || table == sites_warm) {
 		/* No table (the thread started inside the runtime), or the
 		 * shared all-warm one (read-only): counted. */
 		count_access(ctx, ptr, size, type, ip, true);

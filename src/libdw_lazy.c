@@ -27,8 +27,10 @@ static int load(void)
 	struct ucsan_dw fns;
 	/* libelf's functions come through libdw's own dependency. */
 #define UCSAN_DW_LOAD(name)                                                     \
-	if (!(fns.name = (__typeof__(fns.name))dlsym(dw, #name)))               \
-		return -1;
+	if (!(fns.name = (__typeof__(fns.name))dlsym(dw, #name))) {             \
+		dlclose(dw);                                                    \
+		return -1;                                                      \
+	}
 	UCSAN_DW_FUNCS(UCSAN_DW_LOAD)
 #undef UCSAN_DW_LOAD
 	ucsan_dw = fns;

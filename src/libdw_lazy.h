@@ -5,7 +5,9 @@
  * libz, liblzma and libbz2 behind them) costs every process about half a
  * MiB of memory and its start-up time. symbolize.c calls the functions by
  * their own names; this header turns each name into a pointer loaded by
- * ucsan_dw_load(). Only symbolize.c includes it.
+ * ucsan_dw_load(). Only symbolize.c includes it. A name missing from
+ * the #define list below fails the link (libdw is not linked), one missing
+ * from UCSAN_DW_FUNCS fails the compile: the two lists cannot drift apart.
  */
 #ifndef UCSAN_LIBDW_LAZY_H
 #define UCSAN_LIBDW_LAZY_H
