@@ -218,11 +218,8 @@ static E2E_UNUSED void e2e_race_for(struct e2e_race *race, long ms)
 /* The usual race: @read against @write for at most @ms milliseconds. */
 static E2E_UNUSED void e2e_race_rw(long (*read)(void), void (*write)(long), long ms)
 {
-	struct e2e_race race;
+	struct e2e_race race = E2E_RACE_RW(read, write);
 
-	memset(&race, 0, sizeof(race));
-	race.loop[0].read = read;
-	race.loop[1].step = write;
 	e2e_race_for(&race, ms);
 }
 
