@@ -83,14 +83,20 @@ static ALWAYS_INLINE void check_site(struct ucsan_ctx *ctx, const volatile void 
  * ucsan_check_range()). `type` is a constant at every call site, so the
  * marked/plain distinction folds away. `ip` is the access's code site: a
  * plain access at a site this thread has not finished with goes to the
- * cold-site path, which may watch it. While anything is watched (or an
- * option needs it), the whole check runs out of line (ucsan_check_armed()): the table scan needs
+ * cold-site path, which may watch it. While a word of the access's window
+ * is in use (or an option needs it: the gate is then all ones), the whole
+ * check runs out of line (ucsan_check_armed()): the table scan needs
  * registers the common path would otherwise save on every access, and
  * every call here stays a tail call.
  */
 static ALWAYS_INLINE void check_access(const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
-	if (unlikely(atomic_load_explicit(&ucsan_gate, memory_order_relaxed) != 0)) {
+	const uint64_t gate = atomic_load_explicit(&ucsan_gate, memory_order_relaxed);
+	/* Only an access whose window holds a watchpoint leaves: with many
+	 * threads on few CPUs some watch is nearly always armed (a watcher
+	 * preempted in its stall keeps it), and the others' accesses must not
+	 * all pay the out-of-line check meanwhile. */
+	if (unlikely(gate != 0) && wp_window_armed(gate, wp_base_slot((uintptr_t)ptr, ucsan_nslots))) {
 		ucsan_check_armed(ptr, size, type, ip);
 		return;
 	}

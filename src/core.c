@@ -24,7 +24,6 @@ static _Atomic int armed_users[64];
 /* Set while an option sends every access out of line (ucsan_gate_init()). */
 static bool gate_forced;
 _Alignas(64) _Atomic bool ucsan_enabled = true;
-size_t ucsan_nslots = 64;
 /* Slot i's window is [i, i + UCSAN_NUM_SLOTS): see wp_base_slot(). */
 _Atomic(uint64_t) ucsan_watchpoints[UCSAN_MAX_WATCHPOINTS + UCSAN_NUM_SLOTS - 1];
 

@@ -15,6 +15,8 @@ __thread struct ucsan_ctx ucsan_ctx_tls __attribute__((tls_model(UCSAN_CTX_TLS_M
 
 /* Read by every access; written only when watchpoints come and go. */
 _Alignas(64) _Atomic uint64_t ucsan_gate;
+/* The watchpoint table's size, for the gate's window test; set at init. */
+size_t ucsan_nslots = 64;
 
 /* The all-cold site table: a thread's sites_off is relative to it, so that
  * zeroed TLS means "every site cold" (cold_sites.c). */

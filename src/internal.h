@@ -176,7 +176,9 @@ UCSAN_FOR_ENTRY extern _Atomic uint64_t ucsan_gate;
 void ucsan_gate_init(void);
 /* Process-wide switch (option `enabled`, ucsan_set_enabled()). */
 extern _Atomic bool ucsan_enabled;
-extern size_t ucsan_nslots;
+/* The watchpoint table's size (a power of two): the gate's window test
+ * reads it, so it lives beside the gate (hot_state.c). */
+UCSAN_FOR_ENTRY extern size_t ucsan_nslots;
 extern _Atomic(uint64_t) ucsan_watchpoints[UCSAN_MAX_WATCHPOINTS + UCSAN_NUM_SLOTS - 1];
 
 /* === Counters (print_stats) === */
@@ -337,11 +339,12 @@ UCSAN_FOR_ENTRY NOINLINE void ucsan_check_armed(const volatile void *ptr, size_t
 UCSAN_FOR_ENTRY NOINLINE void ucsan_special_marked(void);
 /* Called once by an executable's entry points (entry.c), which must share
  * the runtime's state: dies if they do not. */
-UCSAN_FOR_ENTRY void ucsan_entry_attach(struct ucsan_ctx *ctx, _Atomic uint64_t *gate, const uint8_t *sites_cold,
-					const void *text_start, const void *text_end, unsigned abi);
+UCSAN_FOR_ENTRY void ucsan_entry_attach(struct ucsan_ctx *ctx, _Atomic uint64_t *gate, const size_t *nslots,
+					const uint8_t *sites_cold, const void *text_start, const void *text_end,
+					unsigned abi);
 /* How many executables' entry points attached (0 or 1), for tests. */
 UCSAN_EXPORT int __ucsan_debug_entry_attached(void);
-#define UCSAN_ENTRY_ABI 3
+#define UCSAN_ENTRY_ABI 4
 /* Enter or leave special mode after annotation state changed. */
 void ucsan_ctx_update_special(struct ucsan_ctx *ctx);
 
