@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The hot path: the check every instrumented access makes, inlined into
- * each entry point. It reads the thread's skip counter, the summary of which
- * table words are in use and, only while a word of its window is, that
- * window of the watchpoint table. It never
+ * each entry point. It reads the gate (the summary of which table words are
+ * in use) and, only while a word of its window is, that window of the
+ * watchpoint table; then the thread's byte for the code site and the
+ * countdown lane of the site. It never
  * writes shared memory and never calls anything on the common path.
  */
 #ifndef UCSAN_CHECK_H
@@ -45,7 +46,7 @@ static ALWAYS_INLINE _Atomic(uint64_t) *find_watchpoint(uintptr_t addr, size_t s
  * under assume_plain_writes_atomic=1 (the kernel treats them as atomic). A
  * thread with annotation state still has scoped checks to run on them.
  * `options` says whether to test that option: the inlined path never
- * does, since the option keeps ucsan_gate open and sends every access out
+ * does, since the option keeps the gate open and sends every access out
  * of line.
  */
 static ALWAYS_INLINE bool treated_as_marked(const volatile void *ptr, size_t size, int type, bool options)
@@ -59,11 +60,11 @@ static ALWAYS_INLINE void count_access(struct ucsan_ctx *ctx, const volatile voi
 				       uintptr_t ip, bool options)
 {
 	if (treated_as_marked(ptr, size, type, options)) {
-		if (unlikely(ctx->skip < UCSAN_SPECIAL_THRESHOLD))
+		if (unlikely(ctx->lanes[0] < UCSAN_SPECIAL_THRESHOLD))
 			ucsan_special_marked();
 		return;
 	}
-	if (unlikely(--ctx->skip < 0))
+	if (unlikely(--ctx->lanes[site_lane(ip)] < 0))
 		ucsan_slow_path(ptr, size, type, ip);
 }
 
@@ -83,20 +84,20 @@ static ALWAYS_INLINE void check_site(struct ucsan_ctx *ctx, const volatile void 
  * ucsan_check_range()). `type` is a constant at every call site, so the
  * marked/plain distinction folds away. `ip` is the access's code site: a
  * plain access at a site this thread has not finished with goes to the
- * cold-site path, which may watch it. While a word of the access's window
- * is in use (or an option needs it: the gate is then all ones), the whole
+ * cold-site path, which may watch it. While a watchpoint is near the
+ * access's page (or an option needs it: the gate is then all ones), the whole
  * check runs out of line (ucsan_check_armed()): the table scan needs
  * registers the common path would otherwise save on every access, and
  * every call here stays a tail call.
  */
 static ALWAYS_INLINE void check_access(const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
-	const uint64_t gate = atomic_load_explicit(&ucsan_gate, memory_order_relaxed);
-	/* Only an access whose window holds a watchpoint leaves: with many
+	const uint64_t gate = atomic_load_explicit(&ucsan_hot.gate, memory_order_relaxed);
+	/* Only an access near a watchpoint's page leaves: with many
 	 * threads on few CPUs some watch is nearly always armed (a watcher
 	 * preempted in its stall keeps it), and the others' accesses must not
 	 * all pay the out-of-line check meanwhile. */
-	if (unlikely(gate != 0) && wp_window_armed(gate, wp_base_slot((uintptr_t)ptr, ucsan_nslots))) {
+	if (unlikely(gate != 0) && gate_page_armed(gate, (uintptr_t)ptr)) {
 		ucsan_check_armed(ptr, size, type, ip);
 		return;
 	}

@@ -21,9 +21,13 @@ _Alignas(64) _Atomic uint64_t ucsan_armed;
 /* How many words of each class (index mod 64) are in use: a class's bit in
  * ucsan_armed is cleared only when its last one is freed. */
 static _Atomic int armed_users[64];
+/* The gate's own summary, by page, and its users (see gate_arm()). */
+static _Atomic uint64_t page_armed;
+static _Atomic int page_users[64];
 /* Set while an option sends every access out of line (ucsan_gate_init()). */
 static bool gate_forced;
 _Alignas(64) _Atomic bool ucsan_enabled = true;
+size_t ucsan_nslots = 64;
 /* Slot i's window is [i, i + UCSAN_NUM_SLOTS): see wp_base_slot(). */
 _Atomic(uint64_t) ucsan_watchpoints[UCSAN_MAX_WATCHPOINTS + UCSAN_NUM_SLOTS - 1];
 
@@ -139,14 +143,102 @@ static long new_skip(struct ucsan_ctx *ctx, uint64_t cost_ns, uint64_t now)
 	return n;
 }
 
+/* === The countdown's lanes ===
+ *
+ * The countdown is the sum of the lanes; which lane holds how much is only
+ * a matter of how often the slow path is asked for credit. */
+static long lanes_total(const struct ucsan_ctx *ctx)
+{
+	long sum = 0;
+	for (int c = 0; c < UCSAN_LANES; c++)
+		sum += ctx->lanes[c];
+	return sum;
+}
+
+static void lanes_fill(struct ucsan_ctx *ctx, long v)
+{
+	for (int c = 0; c < UCSAN_LANES; c++)
+		ctx->lanes[c] = ctx->lane_given[c] = v;
+}
+
+/*
+ * Hands a countdown of n out to the lanes, in proportion to how much each
+ * was used lately (lane_used, halved now and then so that it follows the
+ * program's phases): the lanes of a steady loop then run out together,
+ * near the end of the countdown, so a period costs a few refills. A lane
+ * that ran out gets at least twice its last credit, so that a lane new to
+ * the loop takes its share after a few refills, not one per access.
+ */
+static void lanes_set(struct ucsan_ctx *ctx, long n)
+{
+	long total = 0;
+	int busiest = 0, out = -1;
+	for (int c = 0; c < UCSAN_LANES; c++) {
+		const long u = ctx->lane_given[c] - ctx->lanes[c];
+		if (u > 0)
+			ctx->lane_used[c] += u < (1L << 40) ? u : (1L << 40);
+		if (ctx->lanes[c] < 0 && out < 0)
+			out = c;
+	}
+	for (int c = 0; c < UCSAN_LANES; c++) {
+		if (ctx->lane_used[c] > (1L << 20)) {
+			for (int d = 0; d < UCSAN_LANES; d++)
+				ctx->lane_used[d] >>= 1;
+			c = -1; /* again, halved */
+			continue;
+		}
+	}
+	for (int c = 0; c < UCSAN_LANES; c++) {
+		total += ctx->lane_used[c];
+		if (ctx->lane_used[c] > ctx->lane_used[busiest])
+			busiest = c;
+	}
+	long want = 0;
+	if (out >= 0 && n > 0) {
+		const long last = ctx->lane_given[out] > 0 ? ctx->lane_given[out] : 0;
+		want = last < n / 2 ? 2 * last + 1 : n;
+	}
+	const long rest = n - want;
+	const double per_use = total ? (double)rest / (double)total : 0;
+	long handed = 0;
+	for (int c = 0; c < UCSAN_LANES; c++) {
+		const long share = total ? (long)((double)ctx->lane_used[c] * per_use) : rest / UCSAN_LANES;
+		ctx->lanes[c] = share;
+		handed += share;
+	}
+	ctx->lanes[busiest] += rest - handed;
+	if (out >= 0)
+		ctx->lanes[out] += want;
+	for (int c = 0; c < UCSAN_LANES; c++)
+		ctx->lane_given[c] = ctx->lanes[c];
+}
+
+/* A lane ran out. Credit left in the others: shared out anew, and the
+ * access was only counted. None, or crumbs (a sixteenth of the period),
+ * which would cost a refill every few accesses: the countdown is over,
+ * sample. */
+static bool lanes_refill(struct ucsan_ctx *ctx)
+{
+	const long left = lanes_total(ctx);
+	if (left < 0 || left < ctx->period_skip / 16)
+		return false;
+	lanes_set(ctx, left);
+	return true;
+}
+
+long ucsan_ctx_countdown(const struct ucsan_ctx *ctx)
+{
+	return ctx->special ? ctx->saved_skip : lanes_total(ctx);
+}
+
 /* A special thread (annotation state, weak_memory's pending access, which
  * a watch may have just created) keeps its countdown in saved_skip. */
-static void set_skip(struct ucsan_ctx *ctx, long n)
+void ucsan_ctx_set_countdown(struct ucsan_ctx *ctx, long n)
 {
 	if (ctx->special)
 		ctx->saved_skip = n;
 	else
-		ctx->skip = n;
+		lanes_set(ctx, n);
 }
 
 void ucsan_ctx_update_special(struct ucsan_ctx *ctx)
@@ -157,10 +249,11 @@ void ucsan_ctx_update_special(struct ucsan_ctx *ctx)
 	if (special == ctx->special)
 		return;
 	if (special) {
-		ctx->saved_skip = ctx->skip;
-		ctx->skip = UCSAN_SPECIAL_SKIP;
+		ctx->saved_skip = lanes_total(ctx);
+		lanes_fill(ctx, UCSAN_SPECIAL_SKIP);
 	} else {
-		ctx->skip = ctx->saved_skip;
+		lanes_fill(ctx, 0);
+		lanes_set(ctx, ctx->saved_skip > 0 ? ctx->saved_skip : 0);
 	}
 	ctx->special = special;
 }
@@ -173,9 +266,12 @@ void ucsan_reset_after_fork(void)
 	for (size_t i = 0; i < sizeof(ucsan_watchpoints) / sizeof(ucsan_watchpoints[0]); i++)
 		atomic_store_explicit(&ucsan_watchpoints[i], WP_INVALID, memory_order_relaxed);
 	atomic_store_explicit(&ucsan_armed, 0, memory_order_relaxed);
-	atomic_store_explicit(&ucsan_gate, gate_forced ? ~0ULL : 0, memory_order_relaxed);
-	for (int i = 0; i < 64; i++)
+	atomic_store_explicit(&ucsan_hot.gate, gate_forced ? ~0ULL : 0, memory_order_relaxed);
+	atomic_store_explicit(&page_armed, 0, memory_order_relaxed);
+	for (int i = 0; i < 64; i++) {
 		atomic_store_explicit(&armed_users[i], 0, memory_order_relaxed);
+		atomic_store_explicit(&page_users[i], 0, memory_order_relaxed);
+	}
 	atomic_store_explicit(&ucsan_counters[CTR_USED_WATCHPOINTS], 0, memory_order_relaxed);
 	ctx->watching = NULL;
 	if (ctx->initialized)
@@ -279,20 +375,62 @@ static _Atomic(uint64_t) *insert_watchpoint(uintptr_t addr, size_t size, bool is
 
 static uint64_t budget_clock(void);
 
-/* The gate mirrors each change to ucsan_armed with the same operation, so
- * that racing arms and disarms leave it equal to the summary. */
+/* The armed summary: bit i is set while a word with index i mod 64 is in
+ * use. The runtime's own check tests it before reading the table. */
 static void summary_or(uint64_t bit)
 {
 	atomic_fetch_or(&ucsan_armed, bit);
-	if (!gate_forced)
-		atomic_fetch_or(&ucsan_gate, bit);
 }
 
 static void summary_and(uint64_t mask)
 {
 	atomic_fetch_and(&ucsan_armed, mask);
+}
+
+/*
+ * The gate, which the entry points test: bit i is set while a watchpoint
+ * lies within a page of an address whose page number is i mod 64 (its own
+ * page and the two beside it, the pages the table window of an access
+ * covers). One shift and a bit test per access, with no multiply, while
+ * something is watched. The gate mirrors page_armed with the same
+ * operations, so that racing arms and disarms leave the two equal.
+ */
+static void gate_or(uint64_t bit)
+{
+	atomic_fetch_or(&page_armed, bit);
 	if (!gate_forced)
-		atomic_fetch_and(&ucsan_gate, mask);
+		atomic_fetch_or(&ucsan_hot.gate, bit);
+}
+
+static void gate_and(uint64_t mask)
+{
+	atomic_fetch_and(&page_armed, mask);
+	if (!gate_forced)
+		atomic_fetch_and(&ucsan_hot.gate, mask);
+}
+
+static void gate_arm(uintptr_t addr)
+{
+	const uintptr_t page = addr >> UCSAN_SLOT_SHIFT;
+	for (uintptr_t p = page - 1; p != page + 2; p++) {
+		atomic_fetch_add(&page_users[p & 63], 1);
+		gate_or(1ULL << (p & 63));
+	}
+}
+
+/* The last user of a bit clears it; one that arrived meanwhile may have
+ * set it just before, so look again and set it back. */
+static void gate_disarm(uintptr_t addr)
+{
+	const uintptr_t page = addr >> UCSAN_SLOT_SHIFT;
+	for (uintptr_t p = page - 1; p != page + 2; p++) {
+		const int c = (int)(p & 63);
+		if (atomic_fetch_sub(&page_users[c], 1) == 1) {
+			gate_and(~(1ULL << c));
+			if (atomic_load(&page_users[c]) > 0)
+				gate_or(1ULL << c);
+		}
+	}
 }
 
 /* After options are parsed: the options the hot path would otherwise test
@@ -300,7 +438,7 @@ static void summary_and(uint64_t mask)
 void ucsan_gate_init(void)
 {
 	gate_forced = ucsan_opts.ignore_atomics || ucsan_opts.assume_plain_writes_atomic;
-	atomic_store(&ucsan_gate, gate_forced ? ~0ULL : atomic_load(&ucsan_armed));
+	atomic_store(&ucsan_hot.gate, gate_forced ? ~0ULL : atomic_load(&page_armed));
 }
 
 static void arm_slot(size_t index)
@@ -337,6 +475,7 @@ static void setup_watchpoint(struct ucsan_ctx *ctx, const volatile void *ptr, si
 		return;
 	}
 	arm_slot((size_t)(wp - ucsan_watchpoints));
+	gate_arm((uintptr_t)ptr);
 	ucsan_counter_add(CTR_SETUP_WATCHPOINTS, 1);
 	ucsan_counter_add(CTR_USED_WATCHPOINTS, 1);
 	ctx->watching = wp;
@@ -407,6 +546,7 @@ static void setup_watchpoint(struct ucsan_ctx *ctx, const volatile void *ptr, si
 	}
 
 	atomic_store_explicit(wp, WP_INVALID, memory_order_release);
+	gate_disarm((uintptr_t)ptr);
 	disarm_slot((size_t)(wp - ucsan_watchpoints));
 	ucsan_counter_add(CTR_USED_WATCHPOINTS, -1);
 }
@@ -617,7 +757,23 @@ static bool watch(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, 
  */
 static long unwatched_skip(struct ucsan_ctx *ctx)
 {
+	/* Alone, nothing is watched until the thread starts another, and
+	 * then its countdown starts afresh (ucsan_countdown_threads_begin()). */
+	if (ucsan_single_threaded() && !ucsan_opts.interrupt_watcher)
+		return SKIP_MAX;
 	return ctx->period_skip > ucsan_opts.skip_watch ? ctx->period_skip : ucsan_opts.skip_watch;
+}
+
+/* The thread that was alone starts a second one: its next sample comes as
+ * soon as at a new thread's, not after the long count of its time alone. */
+void ucsan_countdown_threads_begin(struct ucsan_ctx *ctx)
+{
+	if (!ctx->initialized || ctx->signal_depth)
+		return;
+	const long period = ctx->period_skip > ucsan_opts.skip_watch ? ctx->period_skip : ucsan_opts.skip_watch;
+	const long n = period > 0 ? (long)(ucsan_rand32(ctx) % (uint32_t)(period < SKIP_MAX ? period : SKIP_MAX)) : 0;
+	if (ucsan_ctx_countdown(ctx) > n)
+		ucsan_ctx_set_countdown(ctx, n);
 }
 
 /* A sampled access: watched if it may be, and the next countdown -- from
@@ -663,7 +819,7 @@ static void check_scoped_accesses(struct ucsan_ctx *ctx)
 /* A plain access by a thread with annotation state. */
 static void special_path(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
-	ctx->skip = UCSAN_SPECIAL_SKIP;
+	lanes_fill(ctx, UCSAN_SPECIAL_SKIP);
 	if (!in_atomic_region(ctx, type) && --ctx->saved_skip < 0) {
 		ctx->saved_skip = sample(ctx, ptr, size, type, ip);
 	}
@@ -698,7 +854,7 @@ void ucsan_thread_first_entry(struct ucsan_ctx *ctx)
 	ucsan_ctx_init(ctx);
 	/* No rate known yet: the first period is skip_watch long (with
 	 * skip_watch=0, this very access is watched). */
-	set_skip(ctx, new_skip(ctx, 0, budget_clock()));
+	ucsan_ctx_set_countdown(ctx, new_skip(ctx, 0, budget_clock()));
 }
 
 /* The calling thread's context for an API call (ucsan.h, TSan's
@@ -710,7 +866,7 @@ struct ucsan_ctx *ucsan_api_ctx(void)
 		if (!ucsan_initialized)
 			ucsan_init();
 		ucsan_ctx_init(ctx);
-		ctx->skip = 0; /* the next access starts a fresh countdown */
+		lanes_fill(ctx, 0); /* the next access starts a fresh countdown */
 	}
 	return ctx;
 }
@@ -728,9 +884,12 @@ static void slow_path(const volatile void *ptr, size_t size, int type, uintptr_t
 
 	if (unlikely(!ctx->initialized)) {
 		ucsan_thread_first_entry(ctx);
-		if ((ctx->special ? ctx->saved_skip : ctx->skip) > 0)
+		if (ucsan_ctx_countdown(ctx) > 0)
 			return;
 	}
+	/* Most visits: one lane ran out while others hold credit. */
+	if (!ctx->special && lanes_refill(ctx))
+		return;
 	if (ctx->value_check)
 		ucsan_value_check_run(ctx, false);
 	if (ctx->cold_starved)
@@ -742,7 +901,7 @@ static void slow_path(const volatile void *ptr, size_t size, int type, uintptr_t
 		special_path(ctx, ptr, size, type, ip);
 		return;
 	}
-	set_skip(ctx, sample(ctx, ptr, size, type, ip));
+	ucsan_ctx_set_countdown(ctx, sample(ctx, ptr, size, type, ip));
 }
 
 /* The type is a run-time value here, not a constant: this runs only while
@@ -849,9 +1008,10 @@ void ucsan_check_range(const volatile void *ptr, size_t size, int type, uintptr_
 	 * nothing watched, a warm site, and a countdown that outlasts them. */
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
 	const long chunks = (long)((size + UCSAN_SLOT_RANGE - 1) / UCSAN_SLOT_RANGE);
-	if (!(type & UCSAN_ACCESS_ATOMIC) && atomic_load_explicit(&ucsan_gate, memory_order_relaxed) == 0 &&
-	    ctx->skip > chunks && ucsan_ctx_sites(ctx)[site_index(ip)] == SITE_WARM) {
-		ctx->skip -= chunks;
+	long *const lane = &ctx->lanes[site_lane(ip)];
+	if (!(type & UCSAN_ACCESS_ATOMIC) && atomic_load_explicit(&ucsan_hot.gate, memory_order_relaxed) == 0 &&
+	    *lane > chunks && ucsan_ctx_sites(ctx)[site_index(ip)] == SITE_WARM) {
+		*lane -= chunks;
 		return;
 	}
 	check_chunks(ptr, size, type, ip);

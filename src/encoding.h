@@ -106,6 +106,13 @@ static inline bool wp_window_armed(uint64_t armed, size_t base)
 	return (rotated & ((1ULL << UCSAN_NUM_SLOTS) - 1)) != 0;
 }
 
+/* Does the gate (bit i: a watchpoint lies within a page of some page
+ * numbered i mod 64) let an access at addr pass without the table? */
+static inline bool gate_page_armed(uint64_t gate, uintptr_t addr)
+{
+	return (gate >> ((addr >> UCSAN_SLOT_SHIFT) & 63)) & 1;
+}
+
 /* The table size for a requested number of slots: the next power of two. */
 static inline size_t wp_table_slots(long requested)
 {

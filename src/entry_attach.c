@@ -18,11 +18,10 @@
  */
 static int entry_attached;
 
-void ucsan_entry_attach(struct ucsan_ctx *ctx, _Atomic uint64_t *gate, const size_t *nslots,
-			const uint8_t *sites_cold, const void *text_start, const void *text_end, unsigned abi)
+void ucsan_entry_attach(struct ucsan_ctx *ctx, struct ucsan_hot *hot, const uint8_t *sites_cold,
+			const void *text_start, const void *text_end, unsigned abi)
 {
-	if (abi == UCSAN_ENTRY_ABI && ctx == &ucsan_ctx_tls && gate == &ucsan_gate && nslots == &ucsan_nslots &&
-	    sites_cold == ucsan_sites_cold) {
+	if (abi == UCSAN_ENTRY_ABI && ctx == &ucsan_ctx_tls && hot == &ucsan_hot && sites_cold == ucsan_sites_cold) {
 		ucsan_stacktrace_add_entry_text((uintptr_t)text_start, (uintptr_t)text_end);
 		entry_attached++;
 		return;
@@ -30,7 +29,7 @@ void ucsan_entry_attach(struct ucsan_ctx *ctx, _Atomic uint64_t *gate, const siz
 	static const char msg[] =
 		"UCSAN: error: the executable's ucsan entry points (ucsan-entry.o) do not share libucsan.so's state:\n"
 		"UCSAN: they come from another ucsan version, or the executable does not export ucsan_ctx_tls,\n"
-		"UCSAN: ucsan_gate, ucsan_nslots and ucsan_sites_cold (a version script or --exclude-libs hiding them?).\n"
+		"UCSAN: ucsan_hot and ucsan_sites_cold (a version script or --exclude-libs hiding them?).\n"
 		"UCSAN: Link with the ucsan-cc of the runtime in use.\n";
 	ucsan_write_fd(STDERR_FILENO, msg, sizeof(msg) - 1);
 	_exit(1);

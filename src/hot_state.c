@@ -13,10 +13,10 @@
  * load away from its entry points. */
 __thread struct ucsan_ctx ucsan_ctx_tls __attribute__((tls_model(UCSAN_CTX_TLS_MODEL)));
 
-/* Read by every access; written only when watchpoints come and go. */
-_Alignas(64) _Atomic uint64_t ucsan_gate;
-/* The watchpoint table's size, for the gate's window test; set at init. */
-size_t ucsan_nslots = 64;
+/* Read by every access; written only when watchpoints come and go. A
+ * cache line of its own: a program variable beside it, written often,
+ * would make every access miss. */
+struct ucsan_hot ucsan_hot;
 
 /* The all-cold site table: a thread's sites_off is relative to it, so that
  * zeroed TLS means "every site cold" (cold_sites.c). */

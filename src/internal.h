@@ -67,12 +67,24 @@ static inline size_t site_index(uintptr_t pc)
 /* Every site cold; never written. */
 UCSAN_FOR_ENTRY extern const uint8_t ucsan_sites_cold[UCSAN_SITES];
 
+/* The countdown's lanes: eight, one cache line of the context. */
+#define UCSAN_LANES 8
+static inline size_t site_lane(uintptr_t pc)
+{
+	return site_index(pc) & (UCSAN_LANES - 1);
+}
+
 /* === Per-thread context === */
 struct ucsan_ctx {
-	/* Accesses to skip before the next watchpoint; the hot path only
-	 * decrements it. Zero-initialized TLS therefore routes a thread's
-	 * first access into the slow path, which initializes the rest. */
-	long skip;
+	/* Accesses to skip before the next watchpoint, in lanes: an access
+	 * counts in the lane of its code site (site_lane()), so that the
+	 * accesses of a loop do not all wait on one counter's store. Their
+	 * sum is the countdown; a lane that runs out asks the slow path for
+	 * credit from the others (core.c, lanes_refill()), and only the sum
+	 * running out samples. The hot path only decrements. Zero-initialized
+	 * TLS therefore routes a thread's first access into the slow path,
+	 * which initializes the rest. */
+	long lanes[UCSAN_LANES];
 	/* > 0: this thread checks nothing (runtime-internal work such as
 	 * reporting, or a user-disabled region). */
 	int disable_count;
@@ -86,8 +98,8 @@ struct ucsan_ctx {
 	int signal_depth; /* > 0 while running a handler (signals.c's trampoline) */
 
 	/* Annotation state (slow path only). While any of it is set the
-	 * thread is "special": skip is parked at UCSAN_SPECIAL_SKIP so every
-	 * access reaches the slow path, and the real countdown lives in
+	 * thread is "special": every lane is parked at UCSAN_SPECIAL_SKIP so
+	 * every access reaches the slow path, and the real countdown lives in
 	 * saved_skip. See ucsan_ctx_update_special(). */
 	bool special;
 	bool in_flat_atomic;
@@ -114,6 +126,8 @@ struct ucsan_ctx {
 	 * many plain accesses it was set to skip. */
 	uint64_t period_start_ns;
 	long period_skip;
+	long lane_given[UCSAN_LANES]; /* each lane's credit when last handed out */
+	long lane_used[UCSAN_LANES];  /* and what each used lately (core.c) */
 	int periods; /* sampling periods begun so far (saturates) */
 	uint64_t report_ns; /* time the last watch spent reporting: not a watch cost */
 
@@ -144,8 +158,8 @@ struct ucsan_ctx {
 	struct ucsan_thread_info *thread_info;
 };
 
-/* Far below any real countdown, so the hot path's "--skip < 0" always fires
- * and marked accesses can test "skip < UCSAN_SPECIAL_THRESHOLD". */
+/* Far below any real countdown, so the hot path's "--lane < 0" always
+ * fires and marked accesses can test "lanes[0] < UCSAN_SPECIAL_THRESHOLD". */
 #define UCSAN_SPECIAL_SKIP (LONG_MIN / 2)
 #define UCSAN_SPECIAL_THRESHOLD (LONG_MIN / 4)
 
@@ -159,26 +173,27 @@ UCSAN_FOR_ENTRY extern __thread struct ucsan_ctx ucsan_ctx_tls __attribute__((tl
 
 /* === Global state === */
 /* Which table words hold a watchpoint right now, folded to 64 bits (bit
- * i: some word with index i mod 64). Zero lets the hot path skip the table
- * while nothing is watched, and otherwise it looks only if its own window
- * is marked: a watcher preempted in its stall (64 threads on 2 CPUs) then
- * slows only accesses near what it watches. Written only on the slow path. */
+ * i: some word with index i mod 64): the out-of-line check reads the table
+ * only if a word of the access's window is marked. Written only on the
+ * slow path. */
 extern _Atomic uint64_t ucsan_armed;
 /*
- * The one word the hot path tests (check_access()): a copy of ucsan_armed,
- * or all ones while an option needs every access out of line
+ * The one word the hot path tests (check_access()): bit i set while a
+ * watchpoint lies within a page of a page numbered i mod 64 (core.c,
+ * gate_arm()), or all ones while an option needs every access out of line
  * (ignore_atomics, assume_plain_writes_atomic), so that no access tests an
  * option on its way. Defined in hot_state.c, as are ucsan_ctx_tls and
  * ucsan_sites_cold: an executable linked with ucsan-entry.o holds them
  * (see entry.c), and the runtime's own references resolve to its copy.
  */
-UCSAN_FOR_ENTRY extern _Atomic uint64_t ucsan_gate;
+struct ucsan_hot {
+	_Atomic uint64_t gate;
+} __attribute__((aligned(64)));
+UCSAN_FOR_ENTRY extern struct ucsan_hot ucsan_hot;
 void ucsan_gate_init(void);
 /* Process-wide switch (option `enabled`, ucsan_set_enabled()). */
 extern _Atomic bool ucsan_enabled;
-/* The watchpoint table's size (a power of two): the gate's window test
- * reads it, so it lives beside the gate (hot_state.c). */
-UCSAN_FOR_ENTRY extern size_t ucsan_nslots;
+extern size_t ucsan_nslots;
 extern _Atomic(uint64_t) ucsan_watchpoints[UCSAN_MAX_WATCHPOINTS + UCSAN_NUM_SLOTS - 1];
 
 /* === Counters (print_stats) === */
@@ -339,14 +354,17 @@ UCSAN_FOR_ENTRY NOINLINE void ucsan_check_armed(const volatile void *ptr, size_t
 UCSAN_FOR_ENTRY NOINLINE void ucsan_special_marked(void);
 /* Called once by an executable's entry points (entry.c), which must share
  * the runtime's state: dies if they do not. */
-UCSAN_FOR_ENTRY void ucsan_entry_attach(struct ucsan_ctx *ctx, _Atomic uint64_t *gate, const size_t *nslots,
-					const uint8_t *sites_cold, const void *text_start, const void *text_end,
-					unsigned abi);
+UCSAN_FOR_ENTRY void ucsan_entry_attach(struct ucsan_ctx *ctx, struct ucsan_hot *hot, const uint8_t *sites_cold,
+					const void *text_start, const void *text_end, unsigned abi);
 /* How many executables' entry points attached (0 or 1), for tests. */
 UCSAN_EXPORT int __ucsan_debug_entry_attached(void);
-#define UCSAN_ENTRY_ABI 4
+#define UCSAN_ENTRY_ABI 5
 /* Enter or leave special mode after annotation state changed. */
 void ucsan_ctx_update_special(struct ucsan_ctx *ctx);
+/* The thread's countdown to its next sampled access, wherever it is kept. */
+long ucsan_ctx_countdown(const struct ucsan_ctx *ctx);
+void ucsan_ctx_set_countdown(struct ucsan_ctx *ctx, long n);
+void ucsan_countdown_threads_begin(struct ucsan_ctx *ctx);
 
 /* === Weak memory (core.c) === */
 enum ucsan_barrier {

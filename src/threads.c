@@ -129,8 +129,10 @@ UCSAN_EXPORT int pthread_create(pthread_t *t, const pthread_attr_t *a, start_fn 
 	ucsan_ctx_tls.disable_count--;
 	/* The creator's code sites ran while it was alone and were never
 	 * watched: from now on they can race, so they are cold again. */
-	if (atomic_fetch_add_explicit(&ucsan_live_threads, 1, memory_order_relaxed) == 1)
+	if (atomic_fetch_add_explicit(&ucsan_live_threads, 1, memory_order_relaxed) == 1) {
 		ucsan_sites_reset(&ucsan_ctx_tls);
+		ucsan_countdown_threads_begin(&ucsan_ctx_tls);
+	}
 	int ret = f(t, a, thread_trampoline, ts);
 	if (ret != 0) {
 		atomic_fetch_sub_explicit(&ucsan_live_threads, 1, memory_order_relaxed);

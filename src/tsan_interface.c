@@ -572,7 +572,7 @@ static void fiber_load(const struct ucsan_fiber *f, struct ucsan_ctx *ctx)
 {
 	/* The countdown goes on where the thread left it; whether the new
 	 * state is "special" (every access to the slow path) is recomputed. */
-	const long countdown = ctx->special ? ctx->saved_skip : ctx->skip;
+	const long countdown = ucsan_ctx_countdown(ctx);
 	ctx->disable_count = f->disable_count;
 	ctx->in_flat_atomic = f->in_flat_atomic;
 	ctx->atomic_nest_count = f->atomic_nest_count;
@@ -582,7 +582,7 @@ static void fiber_load(const struct ucsan_fiber *f, struct ucsan_ctx *ctx)
 	ctx->reorder = f->reorder;
 	ctx->func_depth = f->func_depth;
 	ctx->special = false;
-	ctx->skip = countdown;
+	ucsan_ctx_set_countdown(ctx, countdown);
 	ucsan_ctx_update_special(ctx);
 	struct ucsan_fiber *self = tsan_tls.fiber;
 	tsan_tls = f->tsan;

@@ -22,6 +22,6 @@ extern const char __start_ucsan_entry_text[], __stop_ucsan_entry_text[];
 
 __attribute__((constructor)) static void entry_attach(void)
 {
-	ucsan_entry_attach(&ucsan_ctx_tls, &ucsan_gate, &ucsan_nslots, ucsan_sites_cold, __start_ucsan_entry_text,
+	ucsan_entry_attach(&ucsan_ctx_tls, &ucsan_hot, ucsan_sites_cold, __start_ucsan_entry_text,
 			   __stop_ucsan_entry_text, UCSAN_ENTRY_ABI);
 }

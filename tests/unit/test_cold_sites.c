@@ -98,7 +98,7 @@ static void *reader(void *arg)
 	 * origin), and be busy symbolizing while the writer's watch waits for
 	 * it. */
 	__tsan_read4(&shared_flag);
-	ucsan_ctx_tls.skip = LONG_MAX / 2;
+	ucsan_ctx_set_countdown(&ucsan_ctx_tls, LONG_MAX / 2);
 	while (!atomic_load(&reader_stop)) {
 		__tsan_read4(&shared_flag);
 		(void)*(volatile int *)&shared_flag;

@@ -87,7 +87,7 @@ calls_tsan() {
 entry_ok() {
 	why=
 	dsyms=$(nm -D --defined-only "$1" 2>&1) || { why="nm -D $1 failed: $dsyms"; return 1; }
-	for s in __tsan_read4 __tsan_write4 ucsan_ctx_tls ucsan_gate ucsan_sites_cold; do
+	for s in __tsan_read4 __tsan_write4 ucsan_ctx_tls ucsan_hot ucsan_sites_cold; do
 		printf '%s\n' "$dsyms" | grep -q " $s\$" || why="${why}$1 does not export $s$NL"
 	done
 	[ -z "$why" ]
@@ -108,12 +108,12 @@ linked_ok() {
 	*":$LIBDIR:"*) ;;
 	*) why="${why}$1: run path '$rpath' does not contain $LIBDIR$NL" ;;
 	esac
-	# ucsan-entry.o defines __tsan_read4 (with ucsan_gate) in programs,
+	# ucsan-entry.o defines __tsan_read4 (with ucsan_hot) in programs,
 	# never __tsan_init; a compiler's static tsan runtime defines both.
 	syms=$(nm "$1" 2>/dev/null)
 	if printf '%s\n' "$syms" | grep -Eq ' [TtWw] __tsan_init$' ||
 	   { printf '%s\n' "$syms" | grep -Eq ' [TtWw] __tsan_read4$' &&
-	     ! printf '%s\n' "$syms" | grep -Eq ' [BbDd] ucsan_gate$'; }; then
+	     ! printf '%s\n' "$syms" | grep -Eq ' [BbDd] ucsan_hot$'; }; then
 		why="${why}$1 defines __tsan_* itself: a static tsan runtime was linked$NL"
 	fi
 	# A program carries the entry points; a library never does: it uses
@@ -122,7 +122,7 @@ linked_ok() {
 	if readelf -h "$1" 2>/dev/null | grep -q 'Type: *EXEC' ||
 	   readelf -d "$1" 2>/dev/null | grep -q 'FLAGS_1.*PIE'; then
 		entry_ok "$1"
-	elif printf '%s\n' "$syms" | grep -Eq ' [BbDd] ucsan_gate$'; then
+	elif printf '%s\n' "$syms" | grep -Eq ' [BbDd] ucsan_hot$'; then
 		why="$1 is a library but carries ucsan-entry.o$NL"
 	else
 		why=
