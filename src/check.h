@@ -97,7 +97,7 @@ static ALWAYS_INLINE void check_access(const volatile void *ptr, size_t size, in
 	 * threads on few CPUs some watch is nearly always armed (a watcher
 	 * preempted in its stall keeps it), and the others' accesses must not
 	 * all pay the out-of-line check meanwhile. */
-	if (unlikely(gate != 0) && gate_page_armed(gate, (uintptr_t)ptr)) {
+	if (unlikely(gate != 0) && gate_page_armed(ucsan_hot.pages, (uintptr_t)ptr)) {
 		ucsan_check_armed(ptr, size, type, ip);
 		return;
 	}

@@ -21,9 +21,11 @@ _Alignas(64) _Atomic uint64_t ucsan_armed;
 /* How many words of each class (index mod 64) are in use: a class's bit in
  * ucsan_armed is cleared only when its last one is freed. */
 static _Atomic int armed_users[64];
-/* The gate's own summary, by page, and its users (see gate_arm()). */
-static _Atomic uint64_t page_armed;
-static _Atomic int page_users[64];
+/* How many watchpoints hold each bit of the gate's pages (gate_arm()). */
+static _Atomic int page_users[UCSAN_GATE_PAGES];
+/* Added to the gate while an option sends every access out of line
+ * (ucsan_gate_init()). */
+#define GATE_FORCED (1ULL << 62)
 /* Set while an option sends every access out of line (ucsan_gate_init()). */
 static bool gate_forced;
 _Alignas(64) _Atomic bool ucsan_enabled = true;
@@ -266,12 +268,13 @@ void ucsan_reset_after_fork(void)
 	for (size_t i = 0; i < sizeof(ucsan_watchpoints) / sizeof(ucsan_watchpoints[0]); i++)
 		atomic_store_explicit(&ucsan_watchpoints[i], WP_INVALID, memory_order_relaxed);
 	atomic_store_explicit(&ucsan_armed, 0, memory_order_relaxed);
-	atomic_store_explicit(&ucsan_hot.gate, gate_forced ? ~0ULL : 0, memory_order_relaxed);
-	atomic_store_explicit(&page_armed, 0, memory_order_relaxed);
-	for (int i = 0; i < 64; i++) {
-		atomic_store_explicit(&armed_users[i], 0, memory_order_relaxed);
+	atomic_store_explicit(&ucsan_hot.gate, gate_forced ? GATE_FORCED : 0, memory_order_relaxed);
+	for (int i = 0; i < UCSAN_GATE_PAGES / 64; i++)
+		atomic_store_explicit(&ucsan_hot.pages[i], gate_forced ? ~0ULL : 0, memory_order_relaxed);
+	for (int i = 0; i < UCSAN_GATE_PAGES; i++)
 		atomic_store_explicit(&page_users[i], 0, memory_order_relaxed);
-	}
+	for (int i = 0; i < 64; i++)
+		atomic_store_explicit(&armed_users[i], 0, memory_order_relaxed);
 	atomic_store_explicit(&ucsan_counters[CTR_USED_WATCHPOINTS], 0, memory_order_relaxed);
 	ctx->watching = NULL;
 	if (ctx->initialized)
@@ -388,33 +391,25 @@ static void summary_and(uint64_t mask)
 }
 
 /*
- * The gate, which the entry points test: bit i is set while a watchpoint
- * lies within a page of an address whose page number is i mod 64 (its own
- * page and the two beside it, the pages the table window of an access
- * covers). One shift and a bit test per access, with no multiply, while
- * something is watched. The gate mirrors page_armed with the same
- * operations, so that racing arms and disarms leave the two equal.
+ * The gate, which the entry points test: ucsan_hot.gate counts the
+ * watchpoints armed (plus GATE_FORCED while an option sends every access
+ * out of line), and ucsan_hot.pages has a bit per page number modulo 512,
+ * set while a watchpoint lies in that page or one beside it (the pages an
+ * access's table window covers; gate_page_bit()). An access leaves the inlined check only
+ * if its page's bit is set: a load, two shifts and a bit test while
+ * something is watched, no multiply. With 64 threads on 2 CPUs some
+ * watcher is nearly always preempted in its stall, still watching: 512
+ * bits keep the others' accesses to their own data inline meanwhile.
  */
-static void gate_or(uint64_t bit)
-{
-	atomic_fetch_or(&page_armed, bit);
-	if (!gate_forced)
-		atomic_fetch_or(&ucsan_hot.gate, bit);
-}
-
-static void gate_and(uint64_t mask)
-{
-	atomic_fetch_and(&page_armed, mask);
-	if (!gate_forced)
-		atomic_fetch_and(&ucsan_hot.gate, mask);
-}
-
 static void gate_arm(uintptr_t addr)
 {
+	atomic_fetch_add(&ucsan_hot.gate, 1);
 	const uintptr_t page = addr >> UCSAN_SLOT_SHIFT;
 	for (uintptr_t p = page - 1; p != page + 2; p++) {
-		atomic_fetch_add(&page_users[p & 63], 1);
-		gate_or(1ULL << (p & 63));
+		const size_t b = gate_page_bit(p);
+		atomic_fetch_add(&page_users[b], 1);
+		if (!gate_forced)
+			atomic_fetch_or(&ucsan_hot.pages[b / 64], 1ULL << (b % 64));
 	}
 }
 
@@ -424,21 +419,26 @@ static void gate_disarm(uintptr_t addr)
 {
 	const uintptr_t page = addr >> UCSAN_SLOT_SHIFT;
 	for (uintptr_t p = page - 1; p != page + 2; p++) {
-		const int c = (int)(p & 63);
-		if (atomic_fetch_sub(&page_users[c], 1) == 1) {
-			gate_and(~(1ULL << c));
-			if (atomic_load(&page_users[c]) > 0)
-				gate_or(1ULL << c);
+		const size_t b = gate_page_bit(p);
+		if (atomic_fetch_sub(&page_users[b], 1) == 1 && !gate_forced) {
+			atomic_fetch_and(&ucsan_hot.pages[b / 64], ~(1ULL << (b % 64)));
+			if (atomic_load(&page_users[b]) > 0)
+				atomic_fetch_or(&ucsan_hot.pages[b / 64], 1ULL << (b % 64));
 		}
 	}
+	atomic_fetch_sub(&ucsan_hot.gate, 1);
 }
 
-/* After options are parsed: the options the hot path would otherwise test
- * on every access send them all out of line instead. */
+/* After options are parsed (before any watch): the options the hot path
+ * would otherwise test on every access send them all out of line. */
 void ucsan_gate_init(void)
 {
 	gate_forced = ucsan_opts.ignore_atomics || ucsan_opts.assume_plain_writes_atomic;
-	atomic_store(&ucsan_hot.gate, gate_forced ? ~0ULL : atomic_load(&page_armed));
+	if (!gate_forced)
+		return;
+	atomic_fetch_or(&ucsan_hot.gate, GATE_FORCED);
+	for (int i = 0; i < UCSAN_GATE_PAGES / 64; i++)
+		atomic_store(&ucsan_hot.pages[i], ~0ULL);
 }
 
 static void arm_slot(size_t index)

@@ -18,6 +18,7 @@
 #ifndef UCSAN_ENCODING_H
 #define UCSAN_ENCODING_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -106,11 +107,23 @@ static inline bool wp_window_armed(uint64_t armed, size_t base)
 	return (rotated & ((1ULL << UCSAN_NUM_SLOTS) - 1)) != 0;
 }
 
-/* Does the gate (bit i: a watchpoint lies within a page of some page
- * numbered i mod 64) let an access at addr pass without the table? */
-static inline bool gate_page_armed(uint64_t gate, uintptr_t addr)
+/* The gate's page filter: a bit per page, UCSAN_GATE_PAGES bits in all. */
+#define UCSAN_GATE_PAGES 512
+
+/* A page's bit in the filter: its number with its 64 MiB region's folded
+ * in, since glibc's per-thread arenas are 64 MiB apart and put alike
+ * blocks at alike offsets: they would all share bits. */
+static inline size_t gate_page_bit(uintptr_t page)
 {
-	return (gate >> ((addr >> UCSAN_SLOT_SHIFT) & 63)) & 1;
+	return (size_t)((page ^ (page >> (UCSAN_REGION_SHIFT - UCSAN_SLOT_SHIFT))) % UCSAN_GATE_PAGES);
+}
+
+/* May an access at addr pass without the table, going by the gate's page
+ * bits (set for the pages within one of a watchpoint's)? */
+static inline bool gate_page_armed(const _Atomic uint64_t *pages, uintptr_t addr)
+{
+	const size_t b = gate_page_bit(addr >> UCSAN_SLOT_SHIFT);
+	return (atomic_load_explicit(&pages[b / 64], memory_order_relaxed) >> (b % 64)) & 1;
 }
 
 /* The table size for a requested number of slots: the next power of two. */

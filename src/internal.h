@@ -178,16 +178,19 @@ UCSAN_FOR_ENTRY extern __thread struct ucsan_ctx ucsan_ctx_tls __attribute__((tl
  * slow path. */
 extern _Atomic uint64_t ucsan_armed;
 /*
- * The one word the hot path tests (check_access()): bit i set while a
- * watchpoint lies within a page of a page numbered i mod 64 (core.c,
- * gate_arm()), or all ones while an option needs every access out of line
- * (ignore_atomics, assume_plain_writes_atomic), so that no access tests an
- * option on its way. Defined in hot_state.c, as are ucsan_ctx_tls and
+ * What the hot path tests (check_access()): gate, the number of
+ * watchpoints armed, not 0 also while an option needs every access out of
+ * line (ignore_atomics, assume_plain_writes_atomic), so that no access
+ * tests an option on its way; and, while it is not 0, the bit of the
+ * access's page in pages (core.c, gate_arm()), all ones for the options.
+ * Defined in hot_state.c, as are ucsan_ctx_tls and
  * ucsan_sites_cold: an executable linked with ucsan-entry.o holds them
  * (see entry.c), and the runtime's own references resolve to its copy.
  */
 struct ucsan_hot {
 	_Atomic uint64_t gate;
+	/* Read only while gate is not 0: a line of its own. */
+	_Alignas(64) _Atomic uint64_t pages[UCSAN_GATE_PAGES / 64];
 } __attribute__((aligned(64)));
 UCSAN_FOR_ENTRY extern struct ucsan_hot ucsan_hot;
 void ucsan_gate_init(void);
@@ -358,7 +361,7 @@ UCSAN_FOR_ENTRY void ucsan_entry_attach(struct ucsan_ctx *ctx, struct ucsan_hot 
 					const void *text_start, const void *text_end, unsigned abi);
 /* How many executables' entry points attached (0 or 1), for tests. */
 UCSAN_EXPORT int __ucsan_debug_entry_attached(void);
-#define UCSAN_ENTRY_ABI 5
+#define UCSAN_ENTRY_ABI 6
 /* Enter or leave special mode after annotation state changed. */
 void ucsan_ctx_update_special(struct ucsan_ctx *ctx);
 /* The thread's countdown to its next sampled access, wherever it is kept. */
