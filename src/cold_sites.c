@@ -179,6 +179,13 @@ static void end_turn(uint32_t seq)
 static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t ip);
 static const uint8_t sites_warm[UCSAN_SITES];
 
+/* Is ptr on the calling thread's own stack (thread_info.c's bounds)? */
+static bool own_stack(const struct ucsan_ctx *ctx, const volatile void *ptr)
+{
+	const struct ucsan_thread_info *t = ctx->thread_info;
+	return t && (uintptr_t)ptr >= t->stack_lo && (uintptr_t)ptr < t->stack_hi;
+}
+
 NOINLINE void ucsan_cold_site(const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
 	UCSAN_KEEP_ERRNO(cold_site(ptr, size, type, ip));
@@ -210,6 +217,15 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 			return;
 		}
 		ctx->cold_parked = 0;
+	}
+	/* A read of the thread's own live frames: its locals, which another
+	 * thread can only reach through a pointer it was given, and then
+	 * that thread's write, to a stack not its own, is watched. Stalling
+	 * here would only pull the threads apart; done with. */
+	if (!(type & UCSAN_ACCESS_WRITE) && own_stack(ctx, ptr)) {
+		*site = SITE_WARM;
+		count_access(ctx, ptr, size, type, ip, true);
+		return;
 	}
 	/* delay_randomize: from a quarter to twice cold_udelay. Races differ
 	 * in how long the other side takes to arrive, and a run's stalls

@@ -72,6 +72,7 @@ SITE(site_one, "")
 SITE(site_two, "nop; nop")
 SITE(site_three, "nop")
 SITE(site_four, "nop; nop; nop")
+SITE(site_five, "nop; nop; nop; nop")
 
 static int warm_sites(void)
 {
@@ -125,6 +126,7 @@ WRITE_SITE(5)
 WRITE_SITE(6)
 WRITE_SITE(7)
 WRITE_SITE(8)
+WRITE_SITE(9)
 static void (*const write_sites[])(int *, int) = { write_site_1, write_site_2, write_site_3, write_site_4,
 						   write_site_5, write_site_6, write_site_7, write_site_8 };
 
@@ -180,6 +182,16 @@ int main(void)
 	site_three(&shared_c);
 	CHECK("other_site_watched", watches() == w0 + 1);
 	CHECK("other_site_marks_warm", warm_sites() == 2);
+
+	/* A read of the thread's own stack is done with, unwatched; a store
+	 * to it is watched: a creator's store to an argument it handed over. */
+	int local = 0;
+	w0 = watches();
+	site_five(&local);
+	CHECK("own_stack_read_not_watched", watches() == w0);
+	CHECK("own_stack_read_marks_warm", warm_sites() == 3);
+	write_site_9(&local, 1);
+	CHECK("own_stack_write_watched", watches() == w0 + 1);
 
 	/* cold_site_limit=1: a site main watched runs warm in a new thread,
 	 * while a site nobody ran yet is still watched there. */
