@@ -57,9 +57,42 @@ UCSAN_EXPORT void ucsan_release(void)
 		return f ? f(x) : ENOSYS;                                              \
 	}
 
-RELEASE_OP(pthread_mutex_unlock, pthread_mutex_t *)
-RELEASE_OP(pthread_spin_unlock, pthread_spinlock_t *)
-RELEASE_OP(pthread_rwlock_unlock, pthread_rwlock_t *)
+/* An unlock: a release, and one lock fewer held (cold_sites.c). */
+#define UNLOCK_OP(name, arg_type)                                                      \
+	REAL(name, int, arg_type)                                                      \
+	UCSAN_EXPORT int name(arg_type x)                                              \
+	{                                                                              \
+		ucsan_release_point();                                                 \
+		int (*f)(arg_type) = get_##name();                                     \
+		const int ret = f ? f(x) : ENOSYS;                                     \
+		if (ret == 0 && ucsan_ctx_tls.locks_held > 0)                          \
+			ucsan_ctx_tls.locks_held--;                                    \
+		return ret;                                                            \
+	}
+
+/* A lock taken: one more held. */
+#define LOCK_OP(name, arg_type)                                                        \
+	REAL(name, int, arg_type)                                                      \
+	UCSAN_EXPORT int name(arg_type x)                                              \
+	{                                                                              \
+		int (*f)(arg_type) = get_##name();                                     \
+		const int ret = f ? f(x) : ENOSYS;                                     \
+		if (ret == 0)                                                          \
+			ucsan_ctx_tls.locks_held++;                                    \
+		return ret;                                                            \
+	}
+
+UNLOCK_OP(pthread_mutex_unlock, pthread_mutex_t *)
+UNLOCK_OP(pthread_spin_unlock, pthread_spinlock_t *)
+UNLOCK_OP(pthread_rwlock_unlock, pthread_rwlock_t *)
+LOCK_OP(pthread_mutex_lock, pthread_mutex_t *)
+LOCK_OP(pthread_mutex_trylock, pthread_mutex_t *)
+LOCK_OP(pthread_spin_lock, pthread_spinlock_t *)
+LOCK_OP(pthread_spin_trylock, pthread_spinlock_t *)
+LOCK_OP(pthread_rwlock_rdlock, pthread_rwlock_t *)
+LOCK_OP(pthread_rwlock_wrlock, pthread_rwlock_t *)
+LOCK_OP(pthread_rwlock_tryrdlock, pthread_rwlock_t *)
+LOCK_OP(pthread_rwlock_trywrlock, pthread_rwlock_t *)
 RELEASE_OP(pthread_cond_signal, pthread_cond_t *)
 RELEASE_OP(pthread_cond_broadcast, pthread_cond_t *)
 RELEASE_OP(sem_post, sem_t *)

@@ -18,6 +18,8 @@
  * The hot path pays one byte load per access for this: ctx->sites[] is
  * SITE_WARM for every site the thread is done with.
  */
+#define _GNU_SOURCE
+#include <link.h>
 #include <limits.h>
 #include <linux/futex.h>
 #include <string.h>
@@ -86,9 +88,10 @@ static bool process_budget_allows(uint64_t now)
  * flag set once at shutdown, which catches the threads that poll it -- has
  * the stage to itself: it cuts short the stalls in progress, and their
  * threads run on without new ones ("parked") until it ends, so they meet
- * its watchpoint instead of sleeping through it. A site cut short is
- * watched again later; a site that ran before never cuts another write
- * short. cold_seq is odd while a write stall is on, numbers the write
+ * its watchpoint instead of sleeping through it -- except for the store
+ * of a check-then-set, watched beside it (watch_beside()). A site cut
+ * short is watched again later; a site that ran before never cuts another
+ * write short. cold_seq is odd while a write stall is on, numbers the write
  * stalls, and is the futex stalling threads sleep on, so a write stall
  * wakes the ones it cuts short.
  */
@@ -152,17 +155,30 @@ static bool take_turn(bool is_write, bool may_take_over, uint32_t *seq)
 void ucsan_cold_stall(struct ucsan_ctx *ctx, _Atomic(uint64_t) *wp, long us)
 {
 	const uint32_t seq = ctx->cold_turn;
-	const uint64_t start = ucsan_now_ns(), end = start + (uint64_t)us * 1000;
-	uint64_t now = start;
+	const uint64_t start = ucsan_now_ns();
+	uint64_t end = start + (uint64_t)us * 1000, now = start;
+	/* Beside a write stall (watch_beside()): its own starts when that one
+	 * ends (or after four of its own at most), since that stall's thread,
+	 * let go, is the one that comes to the same code next; and it is not
+	 * cut short by another. */
+	if (ctx->cold_beside) {
+		const uint64_t limit = start + 4 * (uint64_t)us * 1000;
+		while (now < limit && atomic_load_explicit(wp, memory_order_relaxed) != WP_CONSUMED &&
+		       atomic_load(&cold_seq) == ctx->cold_parked) {
+			futex_wait(&cold_seq, ctx->cold_parked, limit - now < 250000 ? limit - now : 250000);
+			now = ucsan_now_ns();
+		}
+		end = now + (uint64_t)us * 1000;
+	}
 	while (now < end && atomic_load_explicit(wp, memory_order_relaxed) != WP_CONSUMED) {
 		const uint32_t cur = atomic_load(&cold_seq);
-		if (cur != seq) {
+		if (cur != seq && !ctx->cold_beside) {
 			ctx->cold_parked = cur;
 			ctx->cold_preempted = true;
 			break;
 		}
 		/* Wakes for a take-over at once, for a consumer within 250 us. */
-		futex_wait(&cold_seq, seq, end - now < 250000 ? end - now : 250000);
+		futex_wait(&cold_seq, cur, end - now < 250000 ? end - now : 250000);
 		now = ucsan_now_ns();
 	}
 	ctx->cold_stalled_ns = now - start;
@@ -178,6 +194,82 @@ static void end_turn(uint32_t seq)
 
 static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t ip);
 static const uint8_t sites_warm[UCSAN_SITES];
+
+/* The writable segments of the objects loaded at start-up: the program's
+ * static variables (flags, once-initialised pointers, registries). An
+ * instrumented library loaded later is not among them. */
+#define STATIC_RANGES 32
+static uintptr_t static_lo[STATIC_RANGES], static_hi[STATIC_RANGES];
+static int nstatic;
+
+static int note_segments(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	(void)data;
+	for (int i = 0; i < info->dlpi_phnum && nstatic < STATIC_RANGES; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_W))
+			continue;
+		static_lo[nstatic] = info->dlpi_addr + ph->p_vaddr;
+		static_hi[nstatic] = static_lo[nstatic] + ph->p_memsz;
+		nstatic++;
+	}
+	return 0;
+}
+
+void ucsan_sites_init(void)
+{
+	dl_iterate_phdr(note_segments, NULL);
+}
+
+static bool static_data(const volatile void *ptr)
+{
+	for (int i = 0; i < nstatic; i++)
+		if ((uintptr_t)ptr >= static_lo[i] && (uintptr_t)ptr < static_hi[i])
+			return true;
+	return false;
+}
+
+#define PARKED_READS (sizeof(((struct ucsan_ctx *)0)->parked_reads) / sizeof(uintptr_t))
+
+/*
+ * May a parked thread watch this access, beside the stall that parked it?
+ * Only the store of a check-then-set: a store to a static variable that
+ * the thread read, holding no lock, while parked -- the flag of a
+ * hand-rolled once, a lazily set pointer, the unlocked test of a
+ * double-checked lock. In threads that run the same code, the parked one
+ * is often the first to run it, and the one let go when the stall ends
+ * comes to the same test next; everything else it runs unwatched, so as
+ * not to pull the two apart. A thread parked since it started watches
+ * nothing: its creator's store is what it is to meet.
+ * (No memmove here: the runtime's own checks its caller.)
+ */
+static bool watch_beside(struct ucsan_ctx *ctx, const volatile void *ptr, int type)
+{
+	if (!ucsan_opts.cold_parked_stores || ctx->cold_born_parked || !static_data(ptr))
+		return false;
+	if (!(type & UCSAN_ACCESS_WRITE)) {
+		if (!ctx->locks_held) {
+			for (size_t i = 0; i + 1 < PARKED_READS; i++)
+				ctx->parked_reads[i] = ctx->parked_reads[i + 1];
+			ctx->parked_reads[PARKED_READS - 1] = (uintptr_t)ptr;
+		}
+		return false;
+	}
+	for (size_t i = 0; i < PARKED_READS; i++)
+		if (ctx->parked_reads[i] == (uintptr_t)ptr)
+			return true;
+	return false;
+}
+
+/* The stall that parked the thread is over. */
+static void unpark(struct ucsan_ctx *ctx)
+{
+	ctx->cold_parked = 0;
+	ctx->cold_born_parked = false;
+	for (size_t i = 0; i < PARKED_READS; i++)
+		ctx->parked_reads[i] = 0;
+}
 
 /* Is ptr on the calling thread's own stack (thread_info.c's bounds)? */
 static bool own_stack(const struct ucsan_ctx *ctx, const volatile void *ptr)
@@ -210,19 +302,25 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 		return;
 	}
 	/* Parked: the site waits until the stall that took over ends. A
-	 * parked thread runs on, and meets that watchpoint if it races. */
+	 * parked thread runs on, and meets that watchpoint if it races; only
+	 * the store of a check-then-set is watched, beside that stall. */
+	bool beside = false;
 	if (ctx->cold_parked) {
 		if (atomic_load_explicit(&cold_seq, memory_order_relaxed) == ctx->cold_parked) {
-			count_access(ctx, ptr, size, type, ip, true);
-			return;
+			beside = watch_beside(ctx, ptr, type);
+			if (!beside) {
+				count_access(ctx, ptr, size, type, ip, true);
+				return;
+			}
+		} else {
+			unpark(ctx);
 		}
-		ctx->cold_parked = 0;
 	}
 	/* A read of the thread's own live frames: its locals, which another
 	 * thread can only reach through a pointer it was given, and then
 	 * that thread's write, to a stack not its own, is watched. Stalling
 	 * here would only pull the threads apart; done with. */
-	if (!(type & UCSAN_ACCESS_WRITE) && own_stack(ctx, ptr)) {
+	if (!(type & UCSAN_ACCESS_WRITE) && !ucsan_opts.cold_own_stack_reads && own_stack(ctx, ptr)) {
 		*site = SITE_WARM;
 		count_access(ctx, ptr, size, type, ip, true);
 		return;
@@ -263,7 +361,7 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	}
 	const uint8_t before = *site;
 	const bool is_write = (type & UCSAN_ACCESS_WRITE) != 0;
-	if (!take_turn(is_write, !(before & SITE_RETRY), &ctx->cold_turn)) {
+	if (!beside && !take_turn(is_write, !(before & SITE_RETRY), &ctx->cold_turn)) {
 		count_access(ctx, ptr, size, type, ip, true);
 		return;
 	}
@@ -278,9 +376,12 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	if (claimed)
 		atomic_fetch_add_explicit(everyone, 1, memory_order_relaxed);
 	atomic_fetch_add(&cold_stalls, 1);
+	ctx->cold_beside = beside;
 	const bool watched_now = ucsan_watch(ctx, ptr, size, type, ip, us, true);
+	ctx->cold_beside = false;
 	atomic_fetch_sub(&cold_stalls, 1);
-	end_turn(ctx->cold_turn);
+	if (!beside)
+		end_turn(ctx->cold_turn);
 	if (claimed && (!watched_now || ctx->cold_preempted))
 		atomic_fetch_sub_explicit(everyone, 1, memory_order_relaxed);
 	if (!watched_now) {
@@ -370,8 +471,10 @@ void ucsan_sites_attach(struct ucsan_ctx *ctx)
 	 * just after pthread_create, likely -- runs parked: it meets that
 	 * watchpoint instead of cutting it short. */
 	const uint32_t seq = atomic_load(&cold_seq);
-	if (seq & 1)
+	if (seq & 1) {
 		ctx->cold_parked = seq;
+		ctx->cold_born_parked = true;
+	}
 }
 
 void ucsan_sites_release(struct ucsan_ctx *ctx)

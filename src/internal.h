@@ -141,6 +141,14 @@ struct ucsan_ctx {
 	bool cold_preempted; /* the last cold stall was taken over */
 	bool cold_starved;   /* sites were let go for want of budget */
 	uint32_t cold_turn;  /* the number of this thread's cold stall */
+	bool cold_beside;    /* it stalls beside a write stall that parked it */
+	bool cold_born_parked; /* parked since it started: watches nothing */
+	/* What it read at new sites while parked, latest last: a store
+	 * there (a flag tested, then set) is watched beside the stall. */
+	uintptr_t parked_reads[4];
+	/* pthread locks the thread holds (barriers.c counts them): a read
+	 * made under one is no unlocked check. */
+	int locks_held;
 	uint64_t cold_stalled_ns; /* how long the last cold stall lasted */
 	/* A value check left for this thread's next runtime entry (report.c's
 	 * deferred value checks), or NULL. */
@@ -245,6 +253,7 @@ void ucsan_cold_refresh(struct ucsan_ctx *ctx);
  * (from then on every site is warm for it). */
 void ucsan_sites_attach(struct ucsan_ctx *ctx);
 void ucsan_sites_release(struct ucsan_ctx *ctx);
+void ucsan_sites_init(void);
 void ucsan_sites_after_fork(void);
 static inline uint8_t *ucsan_ctx_sites(const struct ucsan_ctx *ctx)
 {

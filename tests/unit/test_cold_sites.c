@@ -73,6 +73,9 @@ SITE(site_two, "nop; nop")
 SITE(site_three, "nop")
 SITE(site_four, "nop; nop; nop")
 SITE(site_five, "nop; nop; nop; nop")
+SITE(site_six, "nop; nop; nop; nop; nop")
+SITE(site_seven, "nop; nop; nop; nop; nop; nop")
+#define SITE_CALL_READ(p) site_six(p)
 
 static int warm_sites(void)
 {
@@ -127,6 +130,8 @@ WRITE_SITE(6)
 WRITE_SITE(7)
 WRITE_SITE(8)
 WRITE_SITE(9)
+WRITE_SITE(10)
+WRITE_SITE(11)
 static void (*const write_sites[])(int *, int) = { write_site_1, write_site_2, write_site_3, write_site_4,
 						   write_site_5, write_site_6, write_site_7, write_site_8 };
 
@@ -141,6 +146,29 @@ static void *second_runner(void *arg)
 	w = watches();
 	site_four(&shared_c);
 	seen[2] = watches() - w;
+	return NULL;
+}
+
+/*
+ * A parked thread's unlocked check-then-set of a static flag: its read
+ * stall is cut short by main's write stall, and the store it then makes
+ * to a flag it tested while parked is watched beside main's stall.
+ */
+static int parked_flag;
+static _Atomic int parked_phase;
+static long parked_watches[2];
+
+static void *parked_setter(void *arg)
+{
+	(void)arg;
+	site_seven(&shared_a); /* a long read stall, cut short by main's write */
+	atomic_store(&parked_phase, 2);
+	const long w = watches();
+	SITE_CALL_READ(&parked_flag);
+	parked_watches[0] = watches() - w;
+	if (!*(volatile int *)&parked_flag)
+		write_site_10(&parked_flag, 1);
+	parked_watches[1] = watches() - w;
 	return NULL;
 }
 
@@ -227,6 +255,24 @@ int main(void)
 
 	atomic_store(&reader_stop, 1);
 	pthread_join(r, NULL);
+
+	/* Parked, a thread still watches its store to a static flag it
+	 * tested without a lock, beside the write stall that parked it. */
+	const struct ucsan_options saved = ucsan_opts;
+	ucsan_opts.cold_udelay = 200000; /* long stalls, budgets to match */
+	ucsan_opts.delay_randomize = false;
+	ucsan_opts.cold_budget_ms = 10000;
+	ucsan_opts.cold_process_ms = 10000;
+	pthread_t ps;
+	pthread_create(&ps, NULL, parked_setter, NULL);
+	/* Into its read stall (10 s at most): its watchpoint is set. */
+	for (int i = 0; i < 10000 && atomic_load(&ucsan_counters[CTR_USED_WATCHPOINTS]) == 0; i++)
+		usleep(1000);
+	write_site_11(&shared_b, 2);
+	pthread_join(ps, NULL);
+	ucsan_opts = saved;
+	CHECK("parked_read_not_watched", parked_watches[0] == 0);
+	CHECK("parked_check_then_set_watched", parked_watches[1] == 1);
 	pthread_join(idle, NULL);
 	CHECK("exits_counted", atomic_load(&ucsan_live_threads) == 1);
 	return print_results() ? 1 : 0;
