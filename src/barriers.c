@@ -6,7 +6,9 @@
  * run: unlocking a mutex, spinlock or rwlock (waiting on a condition
  * variable unlocks one too), posting a semaphore, signalling a condition
  * variable and a barrier all publish what came before (creating a thread
- * does too: threads.c).
+ * does too: threads.c). The lock and unlock interposers also count the
+ * pthread locks each thread holds, for the cold sites' check-then-set
+ * rule (cold_sites.c, watch_beside()).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
