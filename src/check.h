@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The hot path: the check every instrumented access makes, inlined into
- * each entry point. It reads the gate (the summary of which table words are
- * in use) and, only while a word of its window is, that window of the
- * watchpoint table; then the thread's byte for the code site and the
- * countdown lane of the site. It never
+ * each entry point. It reads the gate (how many watchpoints are armed)
+ * and, only while it is not 0, the gate's bit for the access's page;
+ * then the thread's byte for the code site and the countdown lane of the
+ * site. The watchpoint table itself is read out of line. It never
  * writes shared memory and never calls anything on the common path.
  */
 #ifndef UCSAN_CHECK_H
@@ -85,7 +85,7 @@ static ALWAYS_INLINE void check_site(struct ucsan_ctx *ctx, const volatile void 
  * marked/plain distinction folds away. `ip` is the access's code site: a
  * plain access at a site this thread has not finished with goes to the
  * cold-site path, which may watch it. While a watchpoint is near the
- * access's page (or an option needs it: the gate is then all ones), the whole
+ * access's page (or an option needs it: every page bit is then set), the whole
  * check runs out of line (ucsan_check_armed()): the table scan needs
  * registers the common path would otherwise save on every access, and
  * every call here stays a tail call.
