@@ -151,7 +151,7 @@ static long new_skip(struct ucsan_ctx *ctx, uint64_t cost_ns, uint64_t now)
  * a matter of how often the slow path is asked for credit. */
 static long lanes_total(const struct ucsan_ctx *ctx)
 {
-	long sum = 0;
+	long sum = ctx->lanes_tail;
 	for (int c = 0; c < UCSAN_LANES; c++)
 		sum += ctx->lanes[c];
 	return sum;
@@ -159,6 +159,7 @@ static long lanes_total(const struct ucsan_ctx *ctx)
 
 static void lanes_fill(struct ucsan_ctx *ctx, long v)
 {
+	ctx->lanes_tail = 0;
 	for (int c = 0; c < UCSAN_LANES; c++)
 		ctx->lanes[c] = ctx->lane_given[c] = v;
 }
@@ -182,6 +183,7 @@ static void lanes_set(struct ucsan_ctx *ctx, long n)
 		if (ctx->lanes[c] < 0 && out < 0)
 			out = c;
 	}
+	ctx->lanes_tail = 0;
 	for (int c = 0; c < UCSAN_LANES; c++) {
 		if (ctx->lane_used[c] > (1L << 20)) {
 			for (int d = 0; d < UCSAN_LANES; d++)
@@ -215,15 +217,26 @@ static void lanes_set(struct ucsan_ctx *ctx, long n)
 		ctx->lane_given[c] = ctx->lanes[c];
 }
 
-/* A lane ran out. Credit left in the others: shared out anew, and the
- * access was only counted. None, or crumbs (a sixteenth of the period),
- * which would cost a refill every few accesses: the countdown is over,
- * sample. */
+/*
+ * A lane ran out. Credit left in the others: shared out anew, and the
+ * access was only counted. Once a few accesses are left, every lane is
+ * emptied and they are counted here one by one: the sample then falls on
+ * the very access a single counter would pick. (Sampling whichever lane
+ * ran out near the end instead favours the first sites of a new phase,
+ * whose lanes hold no credit, and leaves the sites after them in the same
+ * lanes unwatched, such as a thread's exit path after its main loop.)
+ */
+#define LANES_TAIL 32
 static bool lanes_refill(struct ucsan_ctx *ctx)
 {
 	const long left = lanes_total(ctx);
-	if (left < 0 || left < ctx->period_skip / 16)
+	if (left < 0)
 		return false;
+	if (left <= LANES_TAIL) {
+		lanes_fill(ctx, 0);
+		ctx->lanes_tail = left;
+		return true;
+	}
 	lanes_set(ctx, left);
 	return true;
 }

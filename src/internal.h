@@ -128,6 +128,9 @@ struct ucsan_ctx {
 	long period_skip;
 	long lane_given[UCSAN_LANES]; /* each lane's credit when last handed out */
 	long lane_used[UCSAN_LANES];  /* and what each used lately (core.c) */
+	/* The countdown's last few accesses, counted one by one in the slow
+	 * path while every lane is 0 (core.c, lanes_refill()). */
+	long lanes_tail;
 	int periods; /* sampling periods begun so far (saturates) */
 	uint64_t report_ns; /* time the last watch spent reporting: not a watch cost */
 
@@ -370,7 +373,7 @@ UCSAN_FOR_ENTRY void ucsan_entry_attach(struct ucsan_ctx *ctx, struct ucsan_hot 
 					const void *text_start, const void *text_end, unsigned abi);
 /* How many executables' entry points attached (0 or 1), for tests. */
 UCSAN_EXPORT int __ucsan_debug_entry_attached(void);
-#define UCSAN_ENTRY_ABI 6
+#define UCSAN_ENTRY_ABI 7
 /* Enter or leave special mode after annotation state changed. */
 void ucsan_ctx_update_special(struct ucsan_ctx *ctx);
 /* The thread's countdown to its next sampled access, wherever it is kept. */

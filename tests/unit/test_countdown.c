@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Unit tests: the sampling countdown kept in lanes (core.c). Whatever
+ * lanes the accesses fall in, the sample must land on the access a single
+ * counter would pick: the one after the countdown's n skipped accesses.
+ * A thread whose accesses move to other lanes late in the period (its
+ * main loop ends, its exit path runs) must not have the sample taken
+ * early, by the first access of the new lanes.
+ */
+#include "check.h"
+
+#define UNIT_NAME "countdown"
+#include "unit_check.h"
+
+void __tsan_read4(void *p);
+
+static int data[64];
+
+/* A code site in the given lane (site_lane() hashes the pc). */
+static uintptr_t ip_in_lane(unsigned lane, unsigned k)
+{
+	return 0x40000 + ((uintptr_t)k * UCSAN_LANES + lane) * 4;
+}
+
+/*
+ * Starts a period of n skipped accesses, then runs accesses whose code
+ * sites leave lanes 0..5 for lanes 6 and 7 after `switch_at` of them.
+ * Returns the index of the access that was sampled (the countdown, which
+ * the lone thread's sample restarts from far away, jumps up), or -1.
+ */
+static long sampled_access(long n, long switch_at)
+{
+	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	ucsan_ctx_set_countdown(ctx, n);
+	ctx->period_skip = n;
+	for (long i = 0; i < 4 * n + 64; i++) {
+		const unsigned lane = i < switch_at ? (unsigned)(i % 6) : 6 + (unsigned)(i % 2);
+		const long before = ucsan_ctx_countdown(ctx);
+		count_access(ctx, &data[i % 64], 4, 0, ip_in_lane(lane, (unsigned)(i / 8) % 16), false);
+		if (ucsan_ctx_countdown(ctx) > before)
+			return i;
+	}
+	return -1;
+}
+
+/* Every access counts once: the countdown goes down by one per access. */
+static int counts_one_each(void)
+{
+	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	ucsan_ctx_set_countdown(ctx, 100000);
+	ctx->period_skip = 100000;
+	for (long i = 0; i < 5000; i++) {
+		const long before = ucsan_ctx_countdown(ctx);
+		count_access(ctx, &data[i % 64], 4, 0, ip_in_lane((unsigned)(i * 7 % 8), 0), false);
+		if (ucsan_ctx_countdown(ctx) != before - 1)
+			return 0;
+	}
+	return 1;
+}
+
+int main(void)
+{
+	/* Sets the thread up (it stays alone: a sample watches nothing and
+	 * restarts the countdown from SKIP_MAX). */
+	__tsan_read4(&data[0]);
+
+	CHECK("counts_one_each", counts_one_each());
+	CHECK("one_lane_phase_exact", sampled_access(4000, 1L << 30) == 4000);
+	CHECK("short_period_exact", sampled_access(40, 1L << 30) == 40);
+	CHECK("new_lanes_late_exact", sampled_access(4000, 3900) == 4000);
+	CHECK("new_lanes_midway_exact", sampled_access(4000, 2000) == 4000);
+	CHECK("new_lanes_long_period_exact", sampled_access(100000, 99000) == 100000);
+	CHECK("zero_period_first_access", sampled_access(0, 1L << 30) == 0);
+	return failures != 0;
+}
