@@ -59,7 +59,8 @@ UCSAN_EXPORT void ucsan_release(void)
 		return f ? f(x) : ENOSYS;                                              \
 	}
 
-/* An unlock: a release, and one lock fewer held (cold_sites.c). */
+/* An unlock: a release, one lock fewer held, and the lock is what the
+ * thread just released (cold_sites.c). */
 #define UNLOCK_OP(name, arg_type)                                                      \
 	REAL(name, int, arg_type)                                                      \
 	UCSAN_EXPORT int name(arg_type x)                                              \
@@ -67,16 +68,20 @@ UCSAN_EXPORT void ucsan_release(void)
 		ucsan_release_point();                                                 \
 		int (*f)(arg_type) = get_##name();                                     \
 		const int ret = f ? f(x) : ENOSYS;                                     \
-		if (ret == 0 && ucsan_ctx_tls.locks_held > 0)                          \
-			ucsan_ctx_tls.locks_held--;                                    \
+		if (ret == 0) {                                                        \
+			ucsan_ctx_tls.released = (uintptr_t)x;                         \
+			if (ucsan_ctx_tls.locks_held > 0)                              \
+				ucsan_ctx_tls.locks_held--;                            \
+		}                                                                      \
 		return ret;                                                            \
 	}
 
-/* A lock taken: one more held. */
+/* A lock taken: one more held; a cold stall may wait for this lock. */
 #define LOCK_OP(name, arg_type)                                                        \
 	REAL(name, int, arg_type)                                                      \
 	UCSAN_EXPORT int name(arg_type x)                                              \
 	{                                                                              \
+		ucsan_cold_taken(x);                                                   \
 		int (*f)(arg_type) = get_##name();                                     \
 		const int ret = f ? f(x) : ENOSYS;                                     \
 		if (ret == 0)                                                          \

@@ -63,20 +63,26 @@ static bool cold_budget_allows(struct ucsan_ctx *ctx, uint64_t now)
  * one. A program that starts thousands of short threads, each with new
  * sites, would otherwise pay every thread's full budget.
  */
-static _Atomic uint64_t process_cold_start_ns;
-static _Atomic uint64_t process_cold_spent_ns;
+struct process_budget {
+	_Atomic uint64_t start_ns, spent_ns;
+};
+/* Every cold stall; and the stores just after a release, which draw on a
+ * budget of their own once the first is spent: they are the likeliest to
+ * race, and come late, after start-up took everything (a hit counted
+ * after the cache's lock, once the cache has filled). */
+static struct process_budget process_cold, process_release;
 
-static bool process_budget_allows(uint64_t now)
+static bool process_budget_allows(struct process_budget *b, uint64_t now)
 {
-	uint64_t start = atomic_load_explicit(&process_cold_start_ns, memory_order_relaxed);
+	uint64_t start = atomic_load_explicit(&b->start_ns, memory_order_relaxed);
 	if (!start) {
 		uint64_t zero = 0;
-		atomic_compare_exchange_strong(&process_cold_start_ns, &zero, now);
-		start = atomic_load(&process_cold_start_ns);
+		atomic_compare_exchange_strong(&b->start_ns, &zero, now);
+		start = atomic_load(&b->start_ns);
 	}
 	const uint64_t allowed = (uint64_t)ucsan_opts.cold_process_ms * 1000000ULL +
 				 (now - start) / 100 * (uint64_t)ucsan_opts.cold_process_percent;
-	return atomic_load_explicit(&process_cold_spent_ns, memory_order_relaxed) < allowed;
+	return atomic_load_explicit(&b->spent_ns, memory_order_relaxed) < allowed;
 }
 
 /*
@@ -152,11 +158,47 @@ static bool take_turn(bool is_write, bool may_take_over, uint32_t *seq)
 	return true;
 }
 
+/*
+ * A store just after a release -- the result written after its "done" flag,
+ * a counter bumped just after the unlock -- races with the thread that
+ * takes what was released, and that thread comes when it is woken and
+ * scheduled, often later than a stall lasts on a busy machine. So its stall
+ * waits for that taker: it ends `us` after another thread's first atomic
+ * access to the released word or lock of it (ucsan_cold_taken()), or after
+ * cold_release_wait_us. One such stall at a time: it holds the stage.
+ */
+_Atomic uintptr_t ucsan_cold_wake_word;
+static _Atomic uint32_t cold_woken;
+
+void ucsan_cold_woken(void)
+{
+	if (!atomic_exchange(&cold_woken, 1))
+		futex_wake_all(&cold_seq);
+}
+
+/* The stall of ctx's watch, if it waits for a taker: until when at most. */
+static uint64_t wake_wait_begin(struct ucsan_ctx *ctx, uint64_t start)
+{
+	atomic_store(&cold_woken, 0);
+	atomic_store(&ucsan_cold_wake_word, ctx->release_word);
+	ucsan_gate_hold(ctx->release_word);
+	return start + (uint64_t)ucsan_opts.cold_release_wait_us * 1000;
+}
+
+static void wake_wait_end(struct ucsan_ctx *ctx)
+{
+	atomic_store(&ucsan_cold_wake_word, 0);
+	ucsan_gate_let_go(ctx->release_word);
+}
+
 void ucsan_cold_stall(struct ucsan_ctx *ctx, _Atomic(uint64_t) *wp, long us)
 {
 	const uint32_t seq = ctx->cold_turn;
 	const uint64_t start = ucsan_now_ns();
 	uint64_t end = start + (uint64_t)us * 1000, now = start;
+	bool woken = false;
+	if (ctx->cold_wake)
+		end = wake_wait_begin(ctx, start);
 	/* Beside a write stall (watch_beside()): its own starts when that one
 	 * ends (or after four of its own at most), since that stall's thread,
 	 * let go, is the one that comes to the same code next; and it is not
@@ -180,7 +222,14 @@ void ucsan_cold_stall(struct ucsan_ctx *ctx, _Atomic(uint64_t) *wp, long us)
 		/* Wakes for a take-over at once, for a consumer within 250 us. */
 		futex_wait(&cold_seq, cur, end - now < 250000 ? end - now : 250000);
 		now = ucsan_now_ns();
+		if (ctx->cold_wake && !woken && atomic_load(&cold_woken)) {
+			woken = true;
+			if (now + (uint64_t)us * 1000 < end)
+				end = now + (uint64_t)us * 1000;
+		}
 	}
+	if (ctx->cold_wake)
+		wake_wait_end(ctx);
 	ctx->cold_stalled_ns = now - start;
 }
 
@@ -278,6 +327,9 @@ static bool own_stack(const struct ucsan_ctx *ctx, const volatile void *ptr)
 	return t && (uintptr_t)ptr >= t->stack_lo && (uintptr_t)ptr < t->stack_hi;
 }
 
+/* The cold sites that count as just after a release. */
+#define RELEASE_SITES 6
+
 NOINLINE void ucsan_cold_site(const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
 	UCSAN_KEEP_ERRNO(cold_site(ptr, size, type, ip));
@@ -325,6 +377,15 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 		count_access(ctx, ptr, size, type, ip, true);
 		return;
 	}
+	/* Just after a release? Counted in the sites that follow it. */
+	if (ctx->released) {
+		ctx->release_word = ctx->released;
+		ctx->released = 0;
+		ctx->release_sites = RELEASE_SITES;
+	}
+	const bool after_release = ctx->release_sites > 0;
+	if (after_release)
+		ctx->release_sites--;
 	/* delay_randomize: from a quarter to twice cold_udelay. Races differ
 	 * in how long the other side takes to arrive, and a run's stalls
 	 * should not all miss the same way. */
@@ -345,7 +406,12 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	 * ucsan_cold_refresh()): hot code must not pay for the cold path
 	 * on every access meanwhile. */
 	const uint64_t now = ucsan_now_ns();
-	if (!cold_budget_allows(ctx, now) || !process_budget_allows(now)) {
+	const bool is_write = (type & UCSAN_ACCESS_WRITE) != 0;
+	const bool budget_left = cold_budget_allows(ctx, now) && process_budget_allows(&process_cold, now);
+	struct process_budget *budget = &process_cold;
+	if (!budget_left && after_release && is_write && ucsan_opts.cold_release_wait_us > 0)
+		budget = &process_release;
+	if (!budget_left && (budget != &process_release || !process_budget_allows(budget, now))) {
 		*site = SITE_WARM;
 		ctx->cold_starved = true;
 		count_access(ctx, ptr, size, type, ip, true);
@@ -360,7 +426,6 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 		return;
 	}
 	const uint8_t before = *site;
-	const bool is_write = (type & UCSAN_ACCESS_WRITE) != 0;
 	if (!beside && !take_turn(is_write, !(before & SITE_RETRY), &ctx->cold_turn)) {
 		count_access(ctx, ptr, size, type, ip, true);
 		return;
@@ -377,8 +442,10 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 		atomic_fetch_add_explicit(everyone, 1, memory_order_relaxed);
 	atomic_fetch_add(&cold_stalls, 1);
 	ctx->cold_beside = beside;
+	ctx->cold_wake = after_release && is_write && !beside && ucsan_opts.cold_release_wait_us > 0;
 	const bool watched_now = ucsan_watch(ctx, ptr, size, type, ip, us, true);
 	ctx->cold_beside = false;
+	ctx->cold_wake = false;
 	atomic_fetch_sub(&cold_stalls, 1);
 	if (!beside)
 		end_turn(ctx->cold_turn);
@@ -390,7 +457,7 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 		return;
 	}
 	ctx->cold_tokens_ns -= (int64_t)ctx->cold_stalled_ns;
-	atomic_fetch_add_explicit(&process_cold_spent_ns, ctx->cold_stalled_ns, memory_order_relaxed);
+	atomic_fetch_add_explicit(&budget->spent_ns, ctx->cold_stalled_ns, memory_order_relaxed);
 	ctx->cold_start_ns = ucsan_now_ns(); /* a stall earns nothing */
 	/* Cut short by another thread's cold watch: watched again later. */
 	if (ctx->cold_preempted) {
@@ -404,7 +471,7 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 void ucsan_cold_refresh(struct ucsan_ctx *ctx)
 {
 	const uint64_t now = ucsan_now_ns();
-	if (!cold_budget_allows(ctx, now) || !process_budget_allows(now))
+	if (!cold_budget_allows(ctx, now) || !process_budget_allows(&process_cold, now))
 		return;
 	ctx->cold_starved = false;
 	ucsan_sites_reset(ctx);

@@ -442,6 +442,16 @@ static void gate_disarm(uintptr_t addr)
 	atomic_fetch_sub(&ucsan_hot.gate, 1);
 }
 
+void ucsan_gate_hold(uintptr_t addr)
+{
+	gate_arm(addr);
+}
+
+void ucsan_gate_let_go(uintptr_t addr)
+{
+	gate_disarm(addr);
+}
+
 /* After options are parsed (before any watch): the options the hot path
  * would otherwise test on every access send them all out of line. */
 void ucsan_gate_init(void)
@@ -923,6 +933,8 @@ NOINLINE void ucsan_check_armed(const volatile void *ptr, size_t size, int type,
 {
 	if ((type & UCSAN_ACCESS_ATOMIC) && ucsan_opts.ignore_atomics)
 		return;
+	if (type & UCSAN_ACCESS_ATOMIC)
+		ucsan_cold_taken(ptr);
 	const uint64_t armed = atomic_load_explicit(&ucsan_armed, memory_order_relaxed);
 	if (wp_window_armed(armed, wp_base_slot((uintptr_t)ptr, ucsan_nslots))) {
 		uint64_t encoded;

@@ -152,6 +152,14 @@ struct ucsan_ctx {
 	/* pthread locks the thread holds (barriers.c counts them): a read
 	 * made under one is no unlocked check. */
 	int locks_held;
+	/* The word its last release published (an unlocked mutex, a flag
+	 * stored with release order), until its cold path takes it
+	 * (cold_sites.c); then that word and how many more cold sites count
+	 * as just after it. */
+	uintptr_t released;
+	uintptr_t release_word;
+	int release_sites;
+	bool cold_wake; /* its stall waits for that word's consumer */
 	uint64_t cold_stalled_ns; /* how long the last cold stall lasted */
 	/* A value check left for this thread's next runtime entry (report.c's
 	 * deferred value checks), or NULL. */
@@ -248,6 +256,19 @@ UCSAN_FOR_ENTRY NOINLINE void ucsan_cold_site(const volatile void *ptr, size_t s
 /* A cold watch's stall: sleeps up to `us`, less if the watchpoint is
  * consumed or another thread's cold watch takes over. */
 void ucsan_cold_stall(struct ucsan_ctx *ctx, _Atomic(uint64_t) *wp, long us);
+/* The word whose taker ends a cold stall that waits for it (a lock or a
+ * flag the stalling thread just released), 0 while none waits; and what
+ * the lock and atomic paths call when they touch it. */
+extern _Atomic uintptr_t ucsan_cold_wake_word;
+void ucsan_cold_woken(void);
+static inline void ucsan_cold_taken(const volatile void *word)
+{
+	if (unlikely((uintptr_t)word == atomic_load_explicit(&ucsan_cold_wake_word, memory_order_relaxed)))
+		ucsan_cold_woken();
+}
+/* A page held in the gate while its word is waited for (core.c). */
+void ucsan_gate_hold(uintptr_t addr);
+void ucsan_gate_let_go(uintptr_t addr);
 /* Every site of this thread becomes cold again. */
 void ucsan_sites_reset(struct ucsan_ctx *ctx);
 /* A thread that let sites go for want of budget, once it has some again. */
@@ -373,7 +394,7 @@ UCSAN_FOR_ENTRY void ucsan_entry_attach(struct ucsan_ctx *ctx, struct ucsan_hot 
 					const void *text_start, const void *text_end, unsigned abi);
 /* How many executables' entry points attached (0 or 1), for tests. */
 UCSAN_EXPORT int __ucsan_debug_entry_attached(void);
-#define UCSAN_ENTRY_ABI 7
+#define UCSAN_ENTRY_ABI 8
 /* Enter or leave special mode after annotation state changed. */
 void ucsan_ctx_update_special(struct ucsan_ctx *ctx);
 /* The thread's countdown to its next sampled access, wherever it is kept. */
@@ -406,6 +427,15 @@ static inline void ucsan_atomic_order(int mo)
 	/* release, acq_rel, seq_cst (C11 values 3, 4, 5; flag bits above). */
 	if ((mo & 0xff) >= 3)
 		ucsan_release_point();
+}
+/* A store or read-modify-write that releases: what it published, for the
+ * cold watch of the thread's next accesses (cold_sites.c). */
+static inline void ucsan_atomic_publish(int mo, const volatile void *a)
+{
+	if ((mo & 0xff) >= 3) {
+		ucsan_release_point();
+		ucsan_ctx_tls.released = (uintptr_t)a;
+	}
 }
 /* Checks any size, splitting what one watchpoint cannot encode. */
 UCSAN_FOR_ENTRY void ucsan_check_range(const volatile void *ptr, size_t size, int type, uintptr_t ip);

@@ -81,7 +81,7 @@ static ALWAYS_INLINE int mo_of(int mo)
 #define DEFINE_RMW(T, n, name, builtin)                                                        \
 	UCSAN_EXPORT T __tsan_atomic##n##_##name(volatile T *a, T v, int mo)                      \
 	{                                                                                      \
-		ucsan_atomic_order(mo);                                                        \
+		ucsan_atomic_publish(mo, a);                                                   \
 		check_access(a, sizeof(T), RMW_T, 0);                                \
 		DO_RMW(builtin, a, v, mo)                                                      \
 	}
@@ -95,7 +95,7 @@ static ALWAYS_INLINE int mo_of(int mo)
 	}                                                                                      \
 	UCSAN_EXPORT void __tsan_atomic##n##_store(volatile T *a, T v, int mo)                    \
 	{                                                                                      \
-		ucsan_atomic_order(mo);                                                        \
+		ucsan_atomic_publish(mo, a);                                                   \
 		check_access(a, sizeof(T), STORE_T, 0);                              \
 		DO_STORE(a, v, mo)                                                             \
 	}                                                                                      \
@@ -109,14 +109,14 @@ static ALWAYS_INLINE int mo_of(int mo)
 	UCSAN_EXPORT int __tsan_atomic##n##_compare_exchange_strong(volatile T *a, T *c, T v,     \
 								  int mo, int fmo)            \
 	{                                                                                      \
-		ucsan_atomic_order(mo);                                                        \
+		ucsan_atomic_publish(mo, a);                                                   \
 		check_access(a, sizeof(T), RMW_T, 0);                                \
 		DO_CAS(a, c, v, 0, mo, fmo)                                                    \
 	}                                                                                      \
 	UCSAN_EXPORT int __tsan_atomic##n##_compare_exchange_weak(volatile T *a, T *c, T v,       \
 								int mo, int fmo)              \
 	{                                                                                      \
-		ucsan_atomic_order(mo);                                                        \
+		ucsan_atomic_publish(mo, a);                                                   \
 		check_access(a, sizeof(T), RMW_T, 0);                                \
 		DO_CAS(a, c, v, 1, mo, fmo)                                                    \
 	}                                                                                      \
@@ -128,7 +128,7 @@ static ALWAYS_INLINE int mo_of(int mo)
 	UCSAN_EXPORT T __tsan_atomic##n##_compare_exchange_val(volatile T *a, T c, T v, int mo,   \
 							     int fmo)                         \
 	{                                                                                      \
-		ucsan_atomic_order(mo);                                                        \
+		ucsan_atomic_publish(mo, a);                                                   \
 		check_access(a, sizeof(T), RMW_T, 0);                                \
 		cas_val_##n(a, &c, v, mo, fmo);                                                \
 		return c;                                                                      \

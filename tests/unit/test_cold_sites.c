@@ -16,6 +16,8 @@
 
 void __tsan_read4(void *p);
 void __tsan_write4(void *p);
+void __tsan_atomic32_store(volatile int *a, int v, int mo);
+int __tsan_atomic32_load(const volatile int *a, int mo);
 
 /* Results are printed at the end: stdio may copy through the runtime's
  * memcpy, which is itself a code site. */
@@ -132,6 +134,7 @@ WRITE_SITE(8)
 WRITE_SITE(9)
 WRITE_SITE(10)
 WRITE_SITE(11)
+WRITE_SITE(12)
 static void (*const write_sites[])(int *, int) = { write_site_1, write_site_2, write_site_3, write_site_4,
 						   write_site_5, write_site_6, write_site_7, write_site_8 };
 
@@ -169,6 +172,24 @@ static void *parked_setter(void *arg)
 	if (!*(volatile int *)&parked_flag)
 		write_site_10(&parked_flag, 1);
 	parked_watches[1] = watches() - w;
+	return NULL;
+}
+
+/*
+ * A store just after a release: its stall lasts until another thread
+ * takes the released flag, however late that is, and then its usual time,
+ * so the taker's read of what was stored after the flag meets it.
+ */
+static int release_flag, after_flag;
+SITE(site_eight, "nop; nop; nop; nop; nop; nop; nop")
+
+static void *late_taker(void *arg)
+{
+	(void)arg;
+	usleep(300000); /* far longer than the store's own stall */
+	while (!__tsan_atomic32_load(&release_flag, 2 /* acquire */))
+		usleep(1000);
+	site_eight(&after_flag);
 	return NULL;
 }
 
@@ -273,6 +294,20 @@ int main(void)
 	ucsan_opts = saved;
 	CHECK("parked_read_not_watched", parked_watches[0] == 0);
 	CHECK("parked_check_then_set_watched", parked_watches[1] == 1);
+
+	ucsan_opts.cold_udelay = 50000;
+	ucsan_opts.delay_randomize = false;
+	ucsan_opts.cold_release_wait_us = 10000000;
+	ucsan_opts.cold_budget_ms = 20000;
+	ucsan_opts.cold_process_ms = 20000;
+	const long races0 = atomic_load(&ucsan_counters[CTR_DATA_RACES]);
+	pthread_t lt;
+	pthread_create(&lt, NULL, late_taker, NULL);
+	__tsan_atomic32_store(&release_flag, 1, 3 /* release */);
+	write_site_12(&after_flag, 1);
+	pthread_join(lt, NULL);
+	ucsan_opts = saved;
+	CHECK("store_after_release_waits_for_taker", atomic_load(&ucsan_counters[CTR_DATA_RACES]) == races0 + 1);
 	pthread_join(idle, NULL);
 	CHECK("exits_counted", atomic_load(&ucsan_live_threads) == 1);
 	return print_results() ? 1 : 0;
