@@ -243,6 +243,7 @@ static void end_turn(uint32_t seq)
 
 static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t ip);
 static const uint8_t sites_warm[UCSAN_SITES];
+static uintptr_t offset_of_table(const uint8_t *t);
 
 /* The writable segments of the objects loaded at start-up: the program's
  * static variables (flags, once-initialised pointers, registries). An
@@ -281,6 +282,7 @@ static bool static_data(const volatile void *ptr)
 
 #define PARKED_READS (sizeof(((struct ucsan_ctx *)0)->parked_reads) / sizeof(uintptr_t))
 
+
 /*
  * May a parked thread watch this access, beside the stall that parked it?
  * Only the store of a check-then-set: a store to a static variable that
@@ -311,13 +313,48 @@ static bool watch_beside(struct ucsan_ctx *ctx, const volatile void *ptr, int ty
 	return false;
 }
 
-/* The stall that parked the thread is over. */
+/*
+ * A site met while parked waits, warm, until the stall ends: a loop there
+ * would otherwise come to the cold path on every access meanwhile (with
+ * 64 threads on 2 CPUs, some stall is on most of the time). Past
+ * PARKED_SITES of them, the thread runs on the all-warm table.
+ */
+#define PARKED_SITES (sizeof(((struct ucsan_ctx *)0)->parked_warmed) / sizeof(uint32_t))
+
+static void park_site(struct ucsan_ctx *ctx, uint8_t *site)
+{
+	uint8_t *const table = ucsan_ctx_sites(ctx);
+	if ((size_t)ctx->parked_nwarmed < PARKED_SITES) {
+		ctx->parked_warmed[ctx->parked_nwarmed++] = (uint32_t)(site - table) << 8 | *site;
+		*site = SITE_WARM;
+	} else {
+		ctx->parked_sites_off = ctx->sites_off;
+		ctx->sites_off = offset_of_table(sites_warm);
+	}
+}
+
+/* The stall that parked the thread is over: its sites are cold again. */
 static void unpark(struct ucsan_ctx *ctx)
 {
+	if (ctx->parked_sites_off) {
+		ctx->sites_off = ctx->parked_sites_off;
+		ctx->parked_sites_off = 0;
+	}
+	uint8_t *const table = ucsan_ctx_sites(ctx);
+	for (int i = 0; i < ctx->parked_nwarmed; i++)
+		if (table != sites_warm)
+			table[ctx->parked_warmed[i] >> 8] = (uint8_t)ctx->parked_warmed[i];
+	ctx->parked_nwarmed = 0;
 	ctx->cold_parked = 0;
 	ctx->cold_born_parked = false;
 	for (size_t i = 0; i < PARKED_READS; i++)
 		ctx->parked_reads[i] = 0;
+}
+
+void ucsan_cold_parked_poll(struct ucsan_ctx *ctx)
+{
+	if (atomic_load_explicit(&cold_seq, memory_order_relaxed) != ctx->cold_parked)
+		unpark(ctx);
 }
 
 /* Is ptr on the calling thread's own stack (thread_info.c's bounds)? */
@@ -353,6 +390,16 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 		count_access(ctx, ptr, size, type, ip, true);
 		return;
 	}
+	/* A read of the thread's own live frames: its locals, which another
+	 * thread can only reach through a pointer it was given, and then
+	 * that thread's write, to a stack not its own, is watched. Stalling
+	 * here would only pull the threads apart; done with,
+	 * parked or not. */
+	if (!(type & UCSAN_ACCESS_WRITE) && !ucsan_opts.cold_own_stack_reads && own_stack(ctx, ptr)) {
+		*site = SITE_WARM;
+		count_access(ctx, ptr, size, type, ip, true);
+		return;
+	}
 	/* Parked: the site waits until the stall that took over ends. A
 	 * parked thread runs on, and meets that watchpoint if it races; only
 	 * the store of a check-then-set is watched, beside that stall. */
@@ -361,21 +408,13 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 		if (atomic_load_explicit(&cold_seq, memory_order_relaxed) == ctx->cold_parked) {
 			beside = watch_beside(ctx, ptr, type);
 			if (!beside) {
+				park_site(ctx, site);
 				count_access(ctx, ptr, size, type, ip, true);
 				return;
 			}
 		} else {
 			unpark(ctx);
 		}
-	}
-	/* A read of the thread's own live frames: its locals, which another
-	 * thread can only reach through a pointer it was given, and then
-	 * that thread's write, to a stack not its own, is watched. Stalling
-	 * here would only pull the threads apart; done with. */
-	if (!(type & UCSAN_ACCESS_WRITE) && !ucsan_opts.cold_own_stack_reads && own_stack(ctx, ptr)) {
-		*site = SITE_WARM;
-		count_access(ctx, ptr, size, type, ip, true);
-		return;
 	}
 	/* Just after a release? Counted in the sites that follow it. */
 	if (ctx->released) {
@@ -546,6 +585,7 @@ void ucsan_sites_attach(struct ucsan_ctx *ctx)
 
 void ucsan_sites_release(struct ucsan_ctx *ctx)
 {
+	unpark(ctx);
 	uint8_t *t = ucsan_ctx_sites(ctx);
 	ctx->sites_off = offset_of_table(sites_warm);
 	if (t != sites_warm && t != ucsan_sites_cold)
@@ -565,14 +605,20 @@ void ucsan_sites_after_fork(void)
 			memset(site_pool[i], 0, UCSAN_SITES);
 	}
 	atomic_store(&site_pool_used, keep);
-	/* A new process: its threads watch each site afresh. */
+	/* A new process: its threads watch each site afresh, and no stall
+	 * of a thread that did not come along holds the stage. */
 	memset((void *)process_site_watches, 0, sizeof(process_site_watches));
+	atomic_store(&cold_seq, 0);
+	atomic_store(&cold_stalls, 0);
+	atomic_store(&ucsan_cold_wake_word, 0);
+	unpark(&ucsan_ctx_tls);
 	ucsan_ctx_tls.disable_count--;
 }
 
 void ucsan_sites_reset(struct ucsan_ctx *ctx)
 {
-	uint8_t *t = ucsan_ctx_sites(ctx);
+	uint8_t *t = ctx->parked_sites_off ? (uint8_t *)((uintptr_t)ucsan_sites_cold + ctx->parked_sites_off)
+					   : ucsan_ctx_sites(ctx);
 	if (t == ucsan_sites_cold || t == sites_warm)
 		return;
 	/* memset is the runtime's own, which checks its caller's writes. */

@@ -915,6 +915,8 @@ static void slow_path(const volatile void *ptr, size_t size, int type, uintptr_t
 		return;
 	if (ctx->value_check)
 		ucsan_value_check_run(ctx, false);
+	if (ctx->cold_parked)
+		ucsan_cold_parked_poll(ctx);
 	if (ctx->cold_starved)
 		ucsan_cold_refresh(ctx);
 	if (unlikely(atomic_load_explicit(&ucsan_deferred_reports, memory_order_relaxed)) &&

@@ -149,6 +149,12 @@ struct ucsan_ctx {
 	/* What it read at new sites while parked, latest last: a store
 	 * there (a flag tested, then set) is watched beside the stall. */
 	uintptr_t parked_reads[4];
+	/* Sites it met while parked, warm until the stall ends (site index
+	 * << 8 | the byte to restore); past as many, the thread runs on the
+	 * all-warm table, its own kept in parked_sites_off (not 0). */
+	uint32_t parked_warmed[16];
+	int parked_nwarmed;
+	uintptr_t parked_sites_off;
 	/* pthread locks the thread holds (barriers.c counts them): a read
 	 * made under one is no unlocked check. */
 	int locks_held;
@@ -273,6 +279,9 @@ void ucsan_gate_let_go(uintptr_t addr);
 void ucsan_sites_reset(struct ucsan_ctx *ctx);
 /* A thread that let sites go for want of budget, once it has some again. */
 void ucsan_cold_refresh(struct ucsan_ctx *ctx);
+/* A thread parked on the all-warm table: takes its own back once the stall
+ * that parked it is over (the slow path asks, now and then). */
+void ucsan_cold_parked_poll(struct ucsan_ctx *ctx);
 /* The thread's site table: set up at its first entry, released at exit
  * (from then on every site is warm for it). */
 void ucsan_sites_attach(struct ucsan_ctx *ctx);
@@ -394,7 +403,7 @@ UCSAN_FOR_ENTRY void ucsan_entry_attach(struct ucsan_ctx *ctx, struct ucsan_hot 
 					const void *text_start, const void *text_end, unsigned abi);
 /* How many executables' entry points attached (0 or 1), for tests. */
 UCSAN_EXPORT int __ucsan_debug_entry_attached(void);
-#define UCSAN_ENTRY_ABI 8
+#define UCSAN_ENTRY_ABI 9
 /* Enter or leave special mode after annotation state changed. */
 void ucsan_ctx_update_special(struct ucsan_ctx *ctx);
 /* The thread's countdown to its next sampled access, wherever it is kept. */

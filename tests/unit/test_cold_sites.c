@@ -135,6 +135,7 @@ WRITE_SITE(9)
 WRITE_SITE(10)
 WRITE_SITE(11)
 WRITE_SITE(12)
+WRITE_SITE(13)
 static void (*const write_sites[])(int *, int) = { write_site_1, write_site_2, write_site_3, write_site_4,
 						   write_site_5, write_site_6, write_site_7, write_site_8 };
 
@@ -191,6 +192,56 @@ static void *late_taker(void *arg)
 		usleep(1000);
 	site_eight(&after_flag);
 	return NULL;
+}
+
+/*
+ * A parked thread that loops over new sites leaves the cold path after a
+ * few visits (it runs on the all-warm table) and takes its own table back,
+ * those sites still cold, once the stall that parked it is over.
+ */
+static int loop_data[256];
+static int parked_loop_warm, parked_loop_back;
+static _Atomic int loop_parked;
+SITE(site_nine, "nop; nop; nop; nop; nop; nop; nop; nop")
+
+static void *parked_looper(void *arg)
+{
+	(void)arg;
+	site_seven(&shared_b); /* a long read stall, cut short by main's write */
+	atomic_store(&loop_parked, 1);
+	const int warm0 = warm_sites();
+	for (int i = 0; i < 256; i++)
+		site_nine(&loop_data[i]);
+	parked_loop_warm = warm_sites() == warm0 + 1;
+	/* The stall ends (10 s at most); the slow path then unparks. */
+	for (int i = 0; i < 10000 && atomic_load(&ucsan_counters[CTR_USED_WATCHPOINTS]) != 0; i++)
+		usleep(1000);
+	ucsan_cold_parked_poll(&ucsan_ctx_tls);
+	parked_loop_back = warm_sites() == warm0 && !ucsan_ctx_tls.cold_parked;
+	return NULL;
+}
+
+/* Stalls of `us`, not randomized, and budgets that pay for them. */
+static void long_cold_stalls(long us)
+{
+	ucsan_opts.cold_udelay = us;
+	ucsan_opts.delay_randomize = false;
+	ucsan_opts.cold_budget_ms = 20000;
+	ucsan_opts.cold_process_ms = 20000;
+}
+
+/* Starts `thread`, which begins with a long read stall; once it is in it,
+ * a write stall from a new site of main's cuts it short and parks it. */
+static void park_during_write(void *(*thread)(void *), void (*write_site)(int *, int), int *where)
+{
+	long_cold_stalls(200000);
+	pthread_t t;
+	pthread_create(&t, NULL, thread, NULL);
+	/* Into its read stall (10 s at most): its watchpoint is set. */
+	for (int i = 0; i < 10000 && atomic_load(&ucsan_counters[CTR_USED_WATCHPOINTS]) == 0; i++)
+		usleep(1000);
+	write_site(where, 2);
+	pthread_join(t, NULL);
 }
 
 static void *idle_thread(void *arg)
@@ -280,26 +331,19 @@ int main(void)
 	/* Parked, a thread still watches its store to a static flag it
 	 * tested without a lock, beside the write stall that parked it. */
 	const struct ucsan_options saved = ucsan_opts;
-	ucsan_opts.cold_udelay = 200000; /* long stalls, budgets to match */
-	ucsan_opts.delay_randomize = false;
-	ucsan_opts.cold_budget_ms = 10000;
-	ucsan_opts.cold_process_ms = 10000;
-	pthread_t ps;
-	pthread_create(&ps, NULL, parked_setter, NULL);
-	/* Into its read stall (10 s at most): its watchpoint is set. */
-	for (int i = 0; i < 10000 && atomic_load(&ucsan_counters[CTR_USED_WATCHPOINTS]) == 0; i++)
-		usleep(1000);
-	write_site_11(&shared_b, 2);
-	pthread_join(ps, NULL);
+	park_during_write(parked_setter, write_site_11, &shared_b);
 	ucsan_opts = saved;
 	CHECK("parked_read_not_watched", parked_watches[0] == 0);
 	CHECK("parked_check_then_set_watched", parked_watches[1] == 1);
 
-	ucsan_opts.cold_udelay = 50000;
-	ucsan_opts.delay_randomize = false;
+	/* Parked in a loop: off the cold path, and back when it ends. */
+	park_during_write(parked_looper, write_site_13, &shared_c);
+	ucsan_opts = saved;
+	CHECK("parked_loop_runs_warm", parked_loop_warm);
+	CHECK("unparked_takes_table_back", parked_loop_back);
+
+	long_cold_stalls(50000);
 	ucsan_opts.cold_release_wait_us = 10000000;
-	ucsan_opts.cold_budget_ms = 20000;
-	ucsan_opts.cold_process_ms = 20000;
 	const long races0 = atomic_load(&ucsan_counters[CTR_DATA_RACES]);
 	pthread_t lt;
 	pthread_create(&lt, NULL, late_taker, NULL);
