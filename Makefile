@@ -34,9 +34,20 @@ ENTRY_CFLAGS := -std=gnu11 -fPIE -fno-plt -DUCSAN_ENTRY_OBJECT -fomit-frame-poin
 	-Wall -Wextra -MMD -MP
 ENTRY_SRCS := src/tsan_abi.c src/tsan_atomics.c src/hot_state.c src/entry/entry.c
 ENTRY_OBJS := $(patsubst %.c,$(B)/obj/entry/%.o,$(notdir $(ENTRY_SRCS)))
+# ucsan-entry-lto.o: the same entry points as LLVM bitcode, which ucsan-cc
+# links into programs that clang links with -flto; the LTO linker then
+# inlines the check at each access (src/entry/entry_lto.c). Compiled with
+# -fsanitize=thread, all of its instrumentation off: LLVM inlines only
+# between functions alike in that attribute. Built when clang is there, on
+# x86-64 (an inlined entry reads its pc with lea).
+CLANG ?= clang
+LTO_ENTRY := $(if $(and $(shell command -v $(CLANG) 2>/dev/null),$(filter x86_64,$(shell uname -m))),$(B)/lib/ucsan-entry-lto.o)
+LTO_ENTRY_CFLAGS := -flto=full -fsanitize=thread -mllvm -tsan-instrument-memory-accesses=false \
+	-mllvm -tsan-instrument-atomics=false -mllvm -tsan-instrument-func-entry-exit=false \
+	-mllvm -tsan-instrument-memintrinsics=false -O2 -g0
 HEADERS := $(shell find include -name '*.h' 2>/dev/null)
 
-all: $(B)/lib/libucsan.so $(B)/lib/ucsan-entry.o $(B)/bin/ucsan-cc $(B)/bin/ucsan-c++ $(B)/bin/ucsan-report \
+all: $(B)/lib/libucsan.so $(B)/lib/ucsan-entry.o $(LTO_ENTRY) $(B)/bin/ucsan-cc $(B)/bin/ucsan-c++ $(B)/bin/ucsan-report \
 	$(patsubst include/%,$(B)/include/%,$(HEADERS)) $(B)/lib/pkgconfig/ucsan.pc
 
 # The allocation stacks of heap_stacks walk frame pointers, starting in the
@@ -68,6 +79,10 @@ $(B)/obj/entry/entry.o: src/entry/entry.c Makefile
 $(B)/lib/ucsan-entry.o: $(ENTRY_OBJS)
 	@mkdir -p $(@D)
 	$(CC) -r -nostdlib -o $@ $(ENTRY_OBJS)
+
+$(B)/lib/ucsan-entry-lto.o: src/entry/entry_lto.c $(ENTRY_SRCS) $(wildcard src/*.h) Makefile
+	@mkdir -p $(@D)
+	$(CLANG) $(filter-out -MMD -MP,$(ENTRY_CFLAGS)) $(LTO_ENTRY_CFLAGS) -c $< -o $@
 
 $(B)/bin/ucsan-cc $(B)/bin/ucsan-c++: tools/ucsan-cc.in
 	@mkdir -p $(@D)
@@ -127,6 +142,8 @@ install: all
 	install -m 755 tools/ucsan-report "$(DESTDIR)$(PREFIX)/bin/ucsan-report"
 	install -m 755 $(B)/lib/libucsan.so "$(DESTDIR)$(PREFIX)/lib/libucsan.so"
 	install -m 644 $(B)/lib/ucsan-entry.o "$(DESTDIR)$(PREFIX)/lib/ucsan-entry.o"
+	if [ -f $(B)/lib/ucsan-entry-lto.o ]; then \
+		install -m 644 $(B)/lib/ucsan-entry-lto.o "$(DESTDIR)$(PREFIX)/lib/ucsan-entry-lto.o"; fi
 	for h in $(HEADERS); do install -m 644 $$h "$(DESTDIR)$(PREFIX)/$$h"; done
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' ucsan.pc.in \
 		> "$(DESTDIR)$(PREFIX)/lib/pkgconfig/ucsan.pc"

@@ -42,6 +42,8 @@ RUNS=${BENCH_RUNS:-3}
 TIMEOUT=${BENCH_TIMEOUT:-300}
 MICRO_ITERS=${BENCH_MICRO_ITERS:-50000000}
 CONFIGS="native floor floor-so ucsan ucsan-kcsan ucsan-nostacks tsan-gcc tsan-clang floor-weak ucsan-weak floor-clang floor-clang-so ucsan-clang"
+# clang -flto, where ucsan-entry-lto.o was built.
+[ -f "$TOP/build/lib/ucsan-entry-lto.o" ] && CONFIGS="$CONFIGS floor-clang-lto ucsan-clang-lto"
 
 case $RUNS in
 '' | *[!0-9]* | 0) die "BENCH_RUNS must be a positive integer" ;;
@@ -94,7 +96,7 @@ done
 # the shared floors the stub, ucsan the real one.
 first=$(echo $WORKLOADS | awk '{ print $1 }')
 lib_of() { ldd "$1" 2>/dev/null | awk '$1 == "libucsan.so" { print $3 }'; }
-for c in floor floor-clang floor-weak; do
+for c in floor floor-clang floor-weak $(echo "$CONFIGS" | grep -o floor-clang-lto); do
 	[ -z "$(lib_of "$B/$c/$first")" ] || die "$c: $B/$c/$first loads a libucsan.so: $(lib_of "$B/$c/$first")"
 done
 for c in floor-so floor-clang-so; do
@@ -102,7 +104,7 @@ for c in floor-so floor-clang-so; do
 	[ "$(cd "${l%/*}" 2>/dev/null && pwd -P)/libucsan.so" = "$FLOOR_DIR/libucsan.so" ] ||
 		die "$c: $B/$c/$first loads '$l', not the stub in $FLOOR_DIR"
 done
-for c in ucsan ucsan-clang ucsan-weak; do
+for c in ucsan ucsan-clang ucsan-weak $(echo "$CONFIGS" | grep -o ucsan-clang-lto); do
 	l=$(lib_of "$B/$c/$first")
 	[ "$(cd "${l%/*}" 2>/dev/null && pwd -P)/libucsan.so" = "$UCSAN_DIR/libucsan.so" ] ||
 		die "$c: $B/$c/$first loads '$l', not $UCSAN_DIR/libucsan.so"
@@ -391,6 +393,19 @@ times_table floor ucsan tsan-gcc ucsan/floor ucsan/tsan-gcc \
 	floor-clang floor-clang-so ucsan-clang tsan-clang ucsan-clang/floor-clang ucsan-clang/floor-clang-so ucsan-clang/tsan-clang
 echo
 echo "floor-clang / floor-clang-so / ucsan-clang: as floor / floor-so / ucsan, the workloads compiled by UCSAN_CC=clang ucsan-cc."
+
+case $CONFIGS in
+*ucsan-clang-lto*)
+	echo
+	echo "clang -flto: the workloads compiled and linked by UCSAN_CC=clang ucsan-cc -O2 -flto."
+	echo
+	times_table floor-clang ucsan-clang floor-clang-lto ucsan-clang-lto tsan-clang \
+		ucsan-clang-lto/ucsan-clang ucsan-clang-lto/floor-clang ucsan-clang-lto/floor-clang-lto ucsan-clang-lto/tsan-clang
+	echo
+	echo "floor-clang-lto: the empty runtime as bitcode, inlined away (the instrumented code with no calls at all)."
+	echo "ucsan-clang-lto: ucsan-entry-lto.o, the entry points as bitcode: the check inlined at each access."
+	;;
+esac
 
 echo
 echo "Weak memory: the workloads built with ucsan-cc --ucsan-weak-memory (function entry/exit hooks)."

@@ -104,6 +104,23 @@ static ALWAYS_INLINE void check_access(const volatile void *ptr, size_t size, in
 	check_site(&ucsan_ctx_tls, ptr, size, type, ip, false);
 }
 
+#ifdef UCSAN_ENTRY_BITCODE
+/* Inlined at the access (the LTO linker's choice), its own pc: volatile,
+ * so that no two accesses share one. The report's first frame and the
+ * code site are the access, as with a call's return address. Not inlined,
+ * the pc is in the entry points' section: the return address then. */
+extern const char __start_ucsan_entry_text[], __stop_ucsan_entry_text[];
+#define CALLER_PC()                                                                                 \
+	__extension__({                                                                             \
+		uintptr_t pc_;                                                                      \
+		__asm__ __volatile__("lea 0(%%rip), %0" : "=r"(pc_));                               \
+		if (pc_ - (uintptr_t)__start_ucsan_entry_text <                                     \
+		    (uintptr_t)(__stop_ucsan_entry_text - __start_ucsan_entry_text))                \
+			pc_ = (uintptr_t)__builtin_return_address(0);                               \
+		pc_;                                                                                \
+	})
+#else
 #define CALLER_PC() ((uintptr_t)__builtin_return_address(0))
+#endif
 
 #endif /* UCSAN_CHECK_H */

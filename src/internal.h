@@ -20,7 +20,11 @@
 #include "options.h"
 #include "platform.h"
 
-#ifdef UCSAN_ENTRY_OBJECT
+#if defined(UCSAN_ENTRY_BITCODE)
+/* As LLVM bitcode (entry/entry_lto.c), for clang -flto: the linker inlines
+ * them at each access, where they take the access's pc (check.h). */
+#define UCSAN_EXPORT __attribute__((visibility("default"), section("ucsan_entry_text"), always_inline))
+#elif defined(UCSAN_ENTRY_OBJECT)
 /* In a program (ucsan-entry.o), the entry points share one section, whose
  * bounds (__start_/__stop_ucsan_entry_text) tell report stacks to leave
  * their frames out, as they leave out the runtime's. */

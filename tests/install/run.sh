@@ -40,8 +40,19 @@ int main(void)
 	return 0;
 }
 EOC
-for cc in gcc clang; do
-	if ! ucsan_build "$out/cc-$cc.log" "$cc" "$prefix/bin/ucsan-cc" -O2 "$out/race.c" -o "$out/race-$cc"; then
+# The entry points as bitcode for clang -flto, where they are built.
+if [ -f build/lib/ucsan-entry-lto.o ]; then
+	if [ -e "$prefix/lib/ucsan-entry-lto.o" ]; then pass file/lib/ucsan-entry-lto.o; else
+		fail file/lib/ucsan-entry-lto.o "missing: $prefix/lib/ucsan-entry-lto.o"; fi
+fi
+for cc in gcc clang clang-lto; do
+	lto=
+	[ "$cc" = clang-lto ] && lto=-flto
+	if [ "$cc" = clang-lto ] && [ ! -f build/lib/ucsan-entry-lto.o ]; then
+		skip "$cc" "no ucsan-entry-lto.o built"
+		continue
+	fi
+	if ! ucsan_build "$out/cc-$cc.log" "${cc%-lto}" "$prefix/bin/ucsan-cc" -O2 $lto "$out/race.c" -o "$out/race-$cc"; then
 		fail_log "$cc/build" "the installed ucsan-cc failed" "$out/cc-$cc.log"
 		continue
 	fi

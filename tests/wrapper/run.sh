@@ -93,6 +93,22 @@ entry_ok() {
 	[ -z "$why" ]
 }
 
+# both_sides PROG [MAIN_FRAME]: runs one_state.c's PROG, 10 times at most,
+# until it reports its race with a frame of lib_bump and one of main
+# (matching the extended regexp MAIN_FRAME). Sets $found and $i; the last
+# run's output is in PROG.out and PROG.err.
+both_sides() {
+	found=
+	i=0
+	while [ "$i" -lt 10 ] && [ -z "$found" ]; do
+		i=$((i + 1))
+		$TIMEOUT "$1" >"$1.out" 2>"$1.err"
+		grep -q '^attached=1$' "$1.out" || break
+		grep -Eq '^BUG: UCSAN: data-race in (lib_bump / main|main / lib_bump)$' "$1.err" &&
+			grep -q '^ lib_bump+' "$1.err" && grep -Eq "${2:-^ main\+}" "$1.err" && found=yes
+	done
+}
+
 # linked_ok ELF: libucsan.so is NEEDED and found through the run path; no
 # libtsan or clang_rt tsan runtime, neither dynamic nor static.  Sets $why.
 linked_ok() {
@@ -593,15 +609,7 @@ for k in $COMPILERS; do
 	elif ! entry_ok "$D/onestate"; then
 		fail one-state "$why"
 	else
-		found=
-		i=0
-		while [ "$i" -lt 10 ] && [ -z "$found" ]; do
-			i=$((i + 1))
-			$TIMEOUT "$D/onestate" >"$D/onestate.out" 2>"$D/onestate.err"
-			grep -q '^attached=1$' "$D/onestate.out" || break
-			grep -Eq '^BUG: UCSAN: data-race in (lib_bump / main|main / lib_bump)$' "$D/onestate.err" &&
-				grep -q '^ lib_bump+' "$D/onestate.err" && grep -q '^ main+' "$D/onestate.err" && found=yes
-		done
+		both_sides "$D/onestate"
 		if ! grep -q '^attached=1$' "$D/onestate.out"; then
 			fail_log one-state "the program's entry points did not attach to the runtime" "$D/onestate.out"
 		elif [ -z "$found" ]; then
@@ -768,6 +776,39 @@ for k in $COMPILERS; do
 			pass lto
 		fi
 		addbin "$D/lto"
+	fi
+
+	# --- clang -flto: the entry points as bitcode, inlined at each access
+	# of main (-O2), attached to the runtime, and a race on the access's
+	# own line; -flto=thin links ucsan-entry.o.
+	if [ "$k" = clang ] && [ -f "$LIBDIR/ucsan-entry-lto.o" ]; then
+		if ! run "$D/ltob.log" "$CCW" -O1 -fPIC -shared "$SRC/bump.c" -o "$L/libltobump.so" ||
+		   ! run "$D/clto.log" "$CCW" -v -O2 -flto "$SRC/one_state.c" -L"$L" -lltobump "-Wl,-rpath,$L" -o "$D/clto"; then
+			fail_log clang-lto "build failed" "$D/clto.log"
+		elif ! grep -q 'ucsan-entry-lto\.o' "$D/clto.log"; then
+			fail_log clang-lto "ucsan-entry-lto.o was not linked" "$D/clto.log"
+		elif objdump -d "$D/clto" | awk '/<main>:/,/^$/' | grep -Eq 'call.*<__tsan_(read|write|read_write)[0-9]+>'; then
+			fail clang-lto "main still calls the entry points: not inlined"
+		else
+			both_sides "$D/clto" '^ main\+0x[0-9a-f]+/0x[0-9a-f]+ [^ ]*one_state\.c:17$'
+			if ! grep -q '^attached=1$' "$D/clto.out"; then
+				fail_log clang-lto "the program's entry points did not attach to the runtime" "$D/clto.out"
+			elif [ -z "$found" ]; then
+				fail_log clang-lto "no report with main's frame at one_state.c:17 in $i runs" "$D/clto.err"
+			else
+				pass clang-lto
+			fi
+		fi
+		if ! run "$D/thin.log" "$CCW" -v -O2 -flto=thin "$SRC/a.c" "$SRC/b.c" -o "$D/thin"; then
+			fail_log clang-thinlto "build failed" "$D/thin.log"
+		elif grep -q 'ucsan-entry-lto\.o' "$D/thin.log" || ! entry_ok "$D/thin"; then
+			fail_log clang-thinlto "ucsan-entry.o was not the one linked ${why:-}" "$D/thin.log"
+		elif ! runs "$D/thin.run" sum=27 "$D/thin"; then
+			fail_log clang-thinlto "$why" "$D/thin.run"
+		else
+			pass clang-thinlto
+		fi
+		addbin "$D/clto" "$D/thin"
 	fi
 
 	# --- -static is refused with one clear line
