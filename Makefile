@@ -80,9 +80,12 @@ $(B)/lib/ucsan-entry.o: $(ENTRY_OBJS)
 	@mkdir -p $(@D)
 	$(CC) -r -nostdlib -o $@ $(ENTRY_OBJS)
 
+# Beside it, the major version of the clang that wrote it: an older clang
+# cannot read its bitcode, and ucsan-cc links ucsan-entry.o for one.
 $(B)/lib/ucsan-entry-lto.o: src/entry/entry_lto.c $(ENTRY_SRCS) $(wildcard src/*.h) Makefile
 	@mkdir -p $(@D)
 	$(CLANG) $(filter-out -MMD -MP,$(ENTRY_CFLAGS)) $(LTO_ENTRY_CFLAGS) -c $< -o $@
+	echo __clang_major__ | $(CLANG) -E -P -x c - | tr -d ' \n' > $(B)/lib/ucsan-entry-lto.clang
 
 $(B)/bin/ucsan-cc $(B)/bin/ucsan-c++: tools/ucsan-cc.in
 	@mkdir -p $(@D)
@@ -143,7 +146,8 @@ install: all
 	install -m 755 $(B)/lib/libucsan.so "$(DESTDIR)$(PREFIX)/lib/libucsan.so"
 	install -m 644 $(B)/lib/ucsan-entry.o "$(DESTDIR)$(PREFIX)/lib/ucsan-entry.o"
 	if [ -f $(B)/lib/ucsan-entry-lto.o ]; then \
-		install -m 644 $(B)/lib/ucsan-entry-lto.o "$(DESTDIR)$(PREFIX)/lib/ucsan-entry-lto.o"; fi
+		install -m 644 $(B)/lib/ucsan-entry-lto.o "$(DESTDIR)$(PREFIX)/lib/ucsan-entry-lto.o"; \
+		install -m 644 $(B)/lib/ucsan-entry-lto.clang "$(DESTDIR)$(PREFIX)/lib/ucsan-entry-lto.clang"; fi
 	for h in $(HEADERS); do install -m 644 $$h "$(DESTDIR)$(PREFIX)/$$h"; done
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' ucsan.pc.in \
 		> "$(DESTDIR)$(PREFIX)/lib/pkgconfig/ucsan.pc"

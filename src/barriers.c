@@ -81,11 +81,12 @@ UCSAN_EXPORT void ucsan_release(void)
 	REAL(name, int, arg_type)                                                      \
 	UCSAN_EXPORT int name(arg_type x)                                              \
 	{                                                                              \
-		ucsan_cold_taken(x);                                                   \
 		int (*f)(arg_type) = get_##name();                                     \
 		const int ret = f ? f(x) : ENOSYS;                                     \
-		if (ret == 0)                                                          \
+		if (ret == 0) {                                                        \
 			ucsan_ctx_tls.locks_held++;                                    \
+			ucsan_cold_taken(x);                                           \
+		}                                                                      \
 		return ret;                                                            \
 	}
 

@@ -106,9 +106,11 @@ static ALWAYS_INLINE void check_access(const volatile void *ptr, size_t size, in
 
 #ifdef UCSAN_ENTRY_BITCODE
 /* Inlined at the access (the LTO linker's choice), its own pc: volatile,
- * so that no two accesses share one. The report's first frame and the
- * code site are the access, as with a call's return address. Not inlined,
- * the pc is in the entry points' section: the return address then. */
+ * so that the compiler does not hoist or merge it across accesses (tail
+ * merging of identical code could still fold two into one site). The
+ * report's first frame and the code site are the access, as with a call's
+ * return address. Not inlined, the pc is in the entry points' section: the
+ * return address then. */
 extern const char __start_ucsan_entry_text[], __stop_ucsan_entry_text[];
 #define CALLER_PC()                                                                                 \
 	__extension__({                                                                             \

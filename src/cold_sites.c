@@ -168,26 +168,30 @@ static bool take_turn(bool is_write, bool may_take_over, uint32_t *seq)
  * cold_release_wait_us. One such stall at a time: it holds the stage.
  */
 _Atomic uintptr_t ucsan_cold_wake_word;
-static _Atomic uint32_t cold_woken;
+static _Atomic uintptr_t cold_woken; /* the word last taken */
 
-void ucsan_cold_woken(void)
+void ucsan_cold_woken(uintptr_t word)
 {
-	if (!atomic_exchange(&cold_woken, 1))
+	if (atomic_exchange(&cold_woken, word) != word)
 		futex_wake_all(&cold_seq);
 }
 
-/* The stall of ctx's watch, if it waits for a taker: until when at most. */
-static uint64_t wake_wait_begin(struct ucsan_ctx *ctx, uint64_t start)
+/* The stall of ctx's watch, if it waits for a taker: until when at most.
+ * A write stall that took the stage over may replace the word; each
+ * stall looks for its own, and clears only its own. */
+static uint64_t wake_wait_begin(struct ucsan_ctx *ctx, uint64_t start, long us)
 {
 	atomic_store(&cold_woken, 0);
 	atomic_store(&ucsan_cold_wake_word, ctx->release_word);
 	ucsan_gate_hold(ctx->release_word);
-	return start + (uint64_t)ucsan_opts.cold_release_wait_us * 1000;
+	const uint64_t wait = (uint64_t)ucsan_opts.cold_release_wait_us;
+	return start + (wait > (uint64_t)us ? wait : (uint64_t)us) * 1000;
 }
 
 static void wake_wait_end(struct ucsan_ctx *ctx)
 {
-	atomic_store(&ucsan_cold_wake_word, 0);
+	uintptr_t mine = ctx->release_word;
+	atomic_compare_exchange_strong(&ucsan_cold_wake_word, &mine, 0);
 	ucsan_gate_let_go(ctx->release_word);
 }
 
@@ -198,7 +202,7 @@ void ucsan_cold_stall(struct ucsan_ctx *ctx, _Atomic(uint64_t) *wp, long us)
 	uint64_t end = start + (uint64_t)us * 1000, now = start;
 	bool woken = false;
 	if (ctx->cold_wake)
-		end = wake_wait_begin(ctx, start);
+		end = wake_wait_begin(ctx, start, us);
 	/* Beside a write stall (watch_beside()): its own starts when that one
 	 * ends (or after four of its own at most), since that stall's thread,
 	 * let go, is the one that comes to the same code next; and it is not
@@ -222,7 +226,7 @@ void ucsan_cold_stall(struct ucsan_ctx *ctx, _Atomic(uint64_t) *wp, long us)
 		/* Wakes for a take-over at once, for a consumer within 250 us. */
 		futex_wait(&cold_seq, cur, end - now < 250000 ? end - now : 250000);
 		now = ucsan_now_ns();
-		if (ctx->cold_wake && !woken && atomic_load(&cold_woken)) {
+		if (ctx->cold_wake && !woken && atomic_load(&cold_woken) == ctx->release_word) {
 			woken = true;
 			if (now + (uint64_t)us * 1000 < end)
 				end = now + (uint64_t)us * 1000;
@@ -596,6 +600,8 @@ void ucsan_sites_release(struct ucsan_ctx *ctx)
  * free again. */
 void ucsan_sites_after_fork(void)
 {
+	/* Its own table back first: that is the one to keep. */
+	unpark(&ucsan_ctx_tls);
 	const uint8_t *t = ucsan_ctx_sites(&ucsan_ctx_tls);
 	const int mine = pool_slot(t);
 	const uint64_t keep = mine >= 0 ? 1ULL << mine : 0;
@@ -611,7 +617,6 @@ void ucsan_sites_after_fork(void)
 	atomic_store(&cold_seq, 0);
 	atomic_store(&cold_stalls, 0);
 	atomic_store(&ucsan_cold_wake_word, 0);
-	unpark(&ucsan_ctx_tls);
 	ucsan_ctx_tls.disable_count--;
 }
 

@@ -910,13 +910,14 @@ static void slow_path(const volatile void *ptr, size_t size, int type, uintptr_t
 		if (ucsan_ctx_countdown(ctx) > 0)
 			return;
 	}
+	/* Parked on a stall that has ended: the thread's cold sites back. */
+	if (ctx->cold_parked && !ctx->signal_depth)
+		ucsan_cold_parked_poll(ctx);
 	/* Most visits: one lane ran out while others hold credit. */
 	if (!ctx->special && lanes_refill(ctx))
 		return;
 	if (ctx->value_check)
 		ucsan_value_check_run(ctx, false);
-	if (ctx->cold_parked)
-		ucsan_cold_parked_poll(ctx);
 	if (ctx->cold_starved)
 		ucsan_cold_refresh(ctx);
 	if (unlikely(atomic_load_explicit(&ucsan_deferred_reports, memory_order_relaxed)) &&

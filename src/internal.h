@@ -23,7 +23,7 @@
 #if defined(UCSAN_ENTRY_BITCODE)
 /* As LLVM bitcode (entry/entry_lto.c), for clang -flto: the linker inlines
  * them at each access, where they take the access's pc (check.h). */
-#define UCSAN_EXPORT __attribute__((visibility("default"), section("ucsan_entry_text"), always_inline))
+#define UCSAN_EXPORT __attribute__((visibility("default"), section("ucsan_entry_text"), always_inline, used))
 #elif defined(UCSAN_ENTRY_OBJECT)
 /* In a program (ucsan-entry.o), the entry points share one section, whose
  * bounds (__start_/__stop_ucsan_entry_text) tell report stacks to leave
@@ -270,11 +270,11 @@ void ucsan_cold_stall(struct ucsan_ctx *ctx, _Atomic(uint64_t) *wp, long us);
  * flag the stalling thread just released), 0 while none waits; and what
  * the lock and atomic paths call when they touch it. */
 extern _Atomic uintptr_t ucsan_cold_wake_word;
-void ucsan_cold_woken(void);
+void ucsan_cold_woken(uintptr_t word);
 static inline void ucsan_cold_taken(const volatile void *word)
 {
 	if (unlikely((uintptr_t)word == atomic_load_explicit(&ucsan_cold_wake_word, memory_order_relaxed)))
-		ucsan_cold_woken();
+		ucsan_cold_woken((uintptr_t)word);
 }
 /* A page held in the gate while its word is waited for (core.c). */
 void ucsan_gate_hold(uintptr_t addr);

@@ -136,6 +136,7 @@ WRITE_SITE(10)
 WRITE_SITE(11)
 WRITE_SITE(12)
 WRITE_SITE(13)
+WRITE_SITE(14)
 static void (*const write_sites[])(int *, int) = { write_site_1, write_site_2, write_site_3, write_site_4,
 						   write_site_5, write_site_6, write_site_7, write_site_8 };
 
@@ -195,28 +196,45 @@ static void *late_taker(void *arg)
 }
 
 /*
- * A parked thread that loops over new sites leaves the cold path after a
- * few visits (it runs on the all-warm table) and takes its own table back,
- * those sites still cold, once the stall that parked it is over.
+ * A parked thread that loops over new sites leaves the cold path after its
+ * first visit to each (they wait warm), past 16 of them it runs on the
+ * all-warm table, and once the stall that parked it is over its slow path
+ * gives it its own table back, those sites cold again.
  */
 static int loop_data[256];
-static int parked_loop_warm, parked_loop_back;
-static _Atomic int loop_parked;
+static int parked_loop_warm, parked_overflow_warm, parked_loop_back;
 SITE(site_nine, "nop; nop; nop; nop; nop; nop; nop; nop")
+#define LOOP_SITE(n)                                                                   \
+	__attribute__((noinline)) static void loop_site_##n(int *p)                    \
+	{                                                                              \
+		__tsan_read4(p);                                                       \
+		__asm__ __volatile__(".rept " #n " + 20\n\tnop\n\t.endr" ::: "memory");     \
+	}
+LOOP_SITE(1) LOOP_SITE(2) LOOP_SITE(3) LOOP_SITE(4) LOOP_SITE(5) LOOP_SITE(6) LOOP_SITE(7)
+LOOP_SITE(8) LOOP_SITE(9) LOOP_SITE(10) LOOP_SITE(11) LOOP_SITE(12) LOOP_SITE(13) LOOP_SITE(14)
+LOOP_SITE(15) LOOP_SITE(16) LOOP_SITE(17) LOOP_SITE(18) LOOP_SITE(19) LOOP_SITE(20)
+static void (*const loop_sites[])(int *) = {
+	loop_site_1,  loop_site_2,  loop_site_3,  loop_site_4,  loop_site_5,  loop_site_6,  loop_site_7,
+	loop_site_8,  loop_site_9,  loop_site_10, loop_site_11, loop_site_12, loop_site_13, loop_site_14,
+	loop_site_15, loop_site_16, loop_site_17, loop_site_18, loop_site_19, loop_site_20,
+};
 
 static void *parked_looper(void *arg)
 {
 	(void)arg;
 	site_seven(&shared_b); /* a long read stall, cut short by main's write */
-	atomic_store(&loop_parked, 1);
 	const int warm0 = warm_sites();
 	for (int i = 0; i < 256; i++)
 		site_nine(&loop_data[i]);
 	parked_loop_warm = warm_sites() == warm0 + 1;
-	/* The stall ends (10 s at most); the slow path then unparks. */
+	for (size_t k = 0; k < sizeof(loop_sites) / sizeof(loop_sites[0]); k++)
+		loop_sites[k](&loop_data[k]);
+	parked_overflow_warm = warm_sites() == (int)UCSAN_SITES;
+	/* The stall ends (10 s at most); the next slow path unparks. */
 	for (int i = 0; i < 10000 && atomic_load(&ucsan_counters[CTR_USED_WATCHPOINTS]) != 0; i++)
 		usleep(1000);
-	ucsan_cold_parked_poll(&ucsan_ctx_tls);
+	ucsan_ctx_set_countdown(&ucsan_ctx_tls, 0);
+	site_nine(&loop_data[0]);
 	parked_loop_back = warm_sites() == warm0 && !ucsan_ctx_tls.cold_parked;
 	return NULL;
 }
@@ -242,6 +260,17 @@ static void park_during_write(void *(*thread)(void *), void (*write_site)(int *,
 		usleep(1000);
 	write_site(where, 2);
 	pthread_join(t, NULL);
+}
+
+static int taken_flag;
+
+static void *flag_taker(void *arg)
+{
+	(void)arg;
+	usleep(300000);
+	while (!__tsan_atomic32_load(&taken_flag, 2 /* acquire */))
+		usleep(1000);
+	return NULL;
 }
 
 static void *idle_thread(void *arg)
@@ -340,6 +369,7 @@ int main(void)
 	park_during_write(parked_looper, write_site_13, &shared_c);
 	ucsan_opts = saved;
 	CHECK("parked_loop_runs_warm", parked_loop_warm);
+	CHECK("parked_past_16_sites_all_warm", parked_overflow_warm);
 	CHECK("unparked_takes_table_back", parked_loop_back);
 
 	long_cold_stalls(50000);
@@ -350,8 +380,17 @@ int main(void)
 	__tsan_atomic32_store(&release_flag, 1, 3 /* release */);
 	write_site_12(&after_flag, 1);
 	pthread_join(lt, NULL);
-	ucsan_opts = saved;
 	CHECK("store_after_release_waits_for_taker", atomic_load(&ucsan_counters[CTR_DATA_RACES]) == races0 + 1);
+	/* A taker that only takes the flag ends the wait (its usual 50 ms
+	 * later), long before the 10 s bound. */
+	pthread_create(&lt, NULL, flag_taker, NULL);
+	const uint64_t t0 = ucsan_now_ns();
+	__tsan_atomic32_store(&taken_flag, 1, 3 /* release */);
+	write_site_14(&after_flag, 2);
+	const uint64_t stalled = ucsan_now_ns() - t0;
+	pthread_join(lt, NULL);
+	ucsan_opts = saved;
+	CHECK("taker_ends_the_wait", stalled < 5000000000ULL);
 	pthread_join(idle, NULL);
 	CHECK("exits_counted", atomic_load(&ucsan_live_threads) == 1);
 	return print_results() ? 1 : 0;
