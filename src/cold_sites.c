@@ -469,7 +469,14 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 		return;
 	}
 	const uint8_t before = *site;
-	if (!beside && !take_turn(is_write, !(before & SITE_RETRY), &ctx->cold_turn)) {
+	/* A store to the thread's own locals waits its turn like a read: the
+	 * other threads, which reach them only through a pointer handed over
+	 * (a thread's argument, a captured local), are what it waits for, and
+	 * stopping them for every timespec filled in before a sleep only held
+	 * back the accesses that race. */
+	const bool takes_stage =
+		is_write && !(ucsan_opts.cold_stack_stores_wait && own_stack(ctx, ptr));
+	if (!beside && !take_turn(takes_stage, !(before & SITE_RETRY), &ctx->cold_turn)) {
 		count_access(ctx, ptr, size, type, ip, true);
 		return;
 	}
@@ -485,7 +492,7 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 		atomic_fetch_add_explicit(everyone, 1, memory_order_relaxed);
 	atomic_fetch_add(&cold_stalls, 1);
 	ctx->cold_beside = beside;
-	ctx->cold_wake = after_release && is_write && !beside && ucsan_opts.cold_release_wait_us > 0;
+	ctx->cold_wake = after_release && takes_stage && !beside && ucsan_opts.cold_release_wait_us > 0;
 	const bool watched_now = ucsan_watch(ctx, ptr, size, type, ip, us, true);
 	ctx->cold_beside = false;
 	ctx->cold_wake = false;

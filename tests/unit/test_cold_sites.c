@@ -137,6 +137,7 @@ WRITE_SITE(11)
 WRITE_SITE(12)
 WRITE_SITE(13)
 WRITE_SITE(14)
+WRITE_SITE(15)
 static void (*const write_sites[])(int *, int) = { write_site_1, write_site_2, write_site_3, write_site_4,
 						   write_site_5, write_site_6, write_site_7, write_site_8 };
 
@@ -262,6 +263,18 @@ static void park_during_write(void *(*thread)(void *), void (*write_site)(int *,
 	pthread_join(t, NULL);
 }
 
+/* A long read stall, and whether it ended parked (cut short). */
+static int reader_was_parked;
+SITE(site_ten, "nop; nop; nop; nop; nop; nop; nop; nop; nop")
+
+static void *long_reader(void *arg)
+{
+	(void)arg;
+	site_ten(&shared_c);
+	reader_was_parked = ucsan_ctx_tls.cold_parked != 0;
+	return NULL;
+}
+
 static int taken_flag;
 
 static void *flag_taker(void *arg)
@@ -371,6 +384,21 @@ int main(void)
 	CHECK("parked_loop_runs_warm", parked_loop_warm);
 	CHECK("parked_past_16_sites_all_warm", parked_overflow_warm);
 	CHECK("unparked_takes_table_back", parked_loop_back);
+
+	/* A store to main's own stack waits its turn like a read: refused
+	 * while another thread's stall is on, which goes on uncut. */
+	long_cold_stalls(200000);
+	pthread_t lr;
+	pthread_create(&lr, NULL, long_reader, NULL);
+	for (int i = 0; i < 10000 && atomic_load(&ucsan_counters[CTR_USED_WATCHPOINTS]) == 0; i++)
+		usleep(1000);
+	int stack_local = 0;
+	const long w_stack = watches();
+	write_site_15(&stack_local, 1);
+	CHECK("own_stack_store_waits_its_turn", watches() == w_stack);
+	pthread_join(lr, NULL);
+	CHECK("own_stack_store_parks_nobody", !reader_was_parked);
+	ucsan_opts = saved;
 
 	long_cold_stalls(50000);
 	ucsan_opts.cold_release_wait_us = 10000000;
