@@ -85,6 +85,18 @@ static bool process_budget_allows(struct process_budget *b, uint64_t now)
 	return atomic_load_explicit(&b->spent_ns, memory_order_relaxed) < allowed;
 }
 
+/* The budget a cold watch draws on, or NULL if none has time left: the
+ * thread's and the process's, or for a store just after a release, once
+ * those are spent, the process's budget for such stores. */
+static struct process_budget *budget_for(struct ucsan_ctx *ctx, uint64_t now, bool release_store)
+{
+	if (cold_budget_allows(ctx, now) && process_budget_allows(&process_cold, now))
+		return &process_cold;
+	if (release_store && ucsan_opts.cold_release_wait_us > 0 && process_budget_allows(&process_release, now))
+		return &process_release;
+	return NULL;
+}
+
 /*
  * Cold stalls share time unevenly. A read is watched only while no other
  * cold stall is on: the other threads then run at full speed through the
@@ -286,7 +298,6 @@ static bool static_data(const volatile void *ptr)
 
 #define PARKED_READS (sizeof(((struct ucsan_ctx *)0)->parked_reads) / sizeof(uintptr_t))
 
-
 /*
  * May a parked thread watch this access, beside the stall that parked it?
  * Only the store of a check-then-set: a store to a static variable that
@@ -345,8 +356,8 @@ static void unpark(struct ucsan_ctx *ctx)
 		ctx->parked_sites_off = 0;
 	}
 	uint8_t *const table = ucsan_ctx_sites(ctx);
-	for (int i = 0; i < ctx->parked_nwarmed; i++)
-		if (table != sites_warm)
+	if (table != sites_warm)
+		for (int i = 0; i < ctx->parked_nwarmed; i++)
 			table[ctx->parked_warmed[i] >> 8] = (uint8_t)ctx->parked_warmed[i];
 	ctx->parked_nwarmed = 0;
 	ctx->cold_parked = 0;
@@ -450,11 +461,8 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	 * on every access meanwhile. */
 	const uint64_t now = ucsan_now_ns();
 	const bool is_write = (type & UCSAN_ACCESS_WRITE) != 0;
-	const bool budget_left = cold_budget_allows(ctx, now) && process_budget_allows(&process_cold, now);
-	struct process_budget *budget = &process_cold;
-	if (!budget_left && after_release && is_write && ucsan_opts.cold_release_wait_us > 0)
-		budget = &process_release;
-	if (!budget_left && (budget != &process_release || !process_budget_allows(budget, now))) {
+	struct process_budget *const budget = budget_for(ctx, now, after_release && is_write);
+	if (!budget) {
 		*site = SITE_WARM;
 		ctx->cold_starved = true;
 		count_access(ctx, ptr, size, type, ip, true);
@@ -629,8 +637,9 @@ void ucsan_sites_after_fork(void)
 
 void ucsan_sites_reset(struct ucsan_ctx *ctx)
 {
-	uint8_t *t = ctx->parked_sites_off ? (uint8_t *)((uintptr_t)ucsan_sites_cold + ctx->parked_sites_off)
-					   : ucsan_ctx_sites(ctx);
+	/* Its own table, also while it runs parked on the all-warm one. */
+	uint8_t *t = (uint8_t *)((uintptr_t)ucsan_sites_cold +
+				 (ctx->parked_sites_off ? ctx->parked_sites_off : ctx->sites_off));
 	if (t == ucsan_sites_cold || t == sites_warm)
 		return;
 	/* memset is the runtime's own, which checks its caller's writes. */

@@ -934,10 +934,11 @@ static void slow_path(const volatile void *ptr, size_t size, int type, uintptr_t
  * some thread is watching, or an option forces the gate open. */
 NOINLINE void ucsan_check_armed(const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
-	if ((type & UCSAN_ACCESS_ATOMIC) && ucsan_opts.ignore_atomics)
-		return;
-	if (type & UCSAN_ACCESS_ATOMIC)
+	if (type & UCSAN_ACCESS_ATOMIC) {
+		if (ucsan_opts.ignore_atomics)
+			return;
 		ucsan_cold_taken(ptr);
+	}
 	const uint64_t armed = atomic_load_explicit(&ucsan_armed, memory_order_relaxed);
 	if (wp_window_armed(armed, wp_base_slot((uintptr_t)ptr, ucsan_nslots))) {
 		uint64_t encoded;

@@ -283,8 +283,8 @@ void ucsan_gate_let_go(uintptr_t addr);
 void ucsan_sites_reset(struct ucsan_ctx *ctx);
 /* A thread that let sites go for want of budget, once it has some again. */
 void ucsan_cold_refresh(struct ucsan_ctx *ctx);
-/* A thread parked on the all-warm table: takes its own back once the stall
- * that parked it is over (the slow path asks, now and then). */
+/* A parked thread, once the stall that parked it is over: its sites cold
+ * again and its own table back (the slow path asks, now and then). */
 void ucsan_cold_parked_poll(struct ucsan_ctx *ctx);
 /* The thread's site table: set up at its first entry, released at exit
  * (from then on every site is warm for it). */
