@@ -8,7 +8,8 @@
  * variable and a barrier all publish what came before (creating a thread
  * does too: threads.c). The lock and unlock interposers also count the
  * pthread locks each thread holds, for the cold sites' check-then-set
- * rule (cold_sites.c, watch_beside()).
+ * rule (cold_sites.c, watch_beside()); a lock taken and a condition wait
+ * are wake-ups too (wakeups.c).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -87,6 +88,7 @@ UCSAN_EXPORT void ucsan_release(void)
 			ucsan_ctx_tls.locks_held++;                                    \
 			ucsan_cold_taken(x);                                           \
 		}                                                                      \
+		ucsan_cold_wakeup();                                                   \
 		return ret;                                                            \
 	}
 
@@ -112,7 +114,9 @@ UCSAN_EXPORT int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
 {
 	ucsan_release_point();
 	int (*f)(pthread_cond_t *, pthread_mutex_t *) = get_pthread_cond_wait();
-	return f ? f(c, m) : ENOSYS;
+	const int ret = f ? f(c, m) : ENOSYS;
+	ucsan_cold_wakeup();
+	return ret;
 }
 
 REAL(pthread_cond_timedwait, int, pthread_cond_t *, pthread_mutex_t *, const struct timespec *)
@@ -120,7 +124,9 @@ UCSAN_EXPORT int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, c
 {
 	ucsan_release_point();
 	int (*f)(pthread_cond_t *, pthread_mutex_t *, const struct timespec *) = get_pthread_cond_timedwait();
-	return f ? f(c, m, t) : ENOSYS;
+	const int ret = f ? f(c, m, t) : ENOSYS;
+	ucsan_cold_wakeup();
+	return ret;
 }
 
 /* For tests: the size of the thread's pending (reorderable) access, 0 if

@@ -115,6 +115,7 @@ static struct process_budget *budget_for(struct ucsan_ctx *ctx, uint64_t now, bo
  */
 static _Atomic uint32_t cold_seq;
 static _Atomic uint32_t cold_stalls; /* cold stalls in progress */
+static _Atomic uint32_t cold_besides; /* of which beside a write stall */
 
 /*
  * How often each code site was cold-watched, all threads together, in
@@ -161,6 +162,11 @@ static bool take_turn(bool is_write, bool may_take_over, uint32_t *seq)
 		*seq = cur;
 		return !(cur & 1) && !atomic_load(&cold_stalls);
 	}
+	/* A store watched beside a write stall outlasts it: the thread let
+	 * go when that stall ends is the one to meet it, and must not
+	 * stall on a store of its own meanwhile. */
+	if (atomic_load(&cold_besides))
+		return false;
 	do {
 		if ((cur & 1) && !may_take_over)
 			return false;
@@ -372,6 +378,13 @@ void ucsan_cold_parked_poll(struct ucsan_ctx *ctx)
 		unpark(ctx);
 }
 
+void ucsan_cold_wakeup(void)
+{
+	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	if (ctx->cold_parked && !ctx->signal_depth)
+		ucsan_cold_parked_poll(ctx);
+}
+
 /* Is ptr on the calling thread's own stack (thread_info.c's bounds)? */
 static bool own_stack(const struct ucsan_ctx *ctx, const volatile void *ptr)
 {
@@ -499,12 +512,16 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	if (claimed)
 		atomic_fetch_add_explicit(everyone, 1, memory_order_relaxed);
 	atomic_fetch_add(&cold_stalls, 1);
+	if (beside)
+		atomic_fetch_add(&cold_besides, 1);
 	ctx->cold_beside = beside;
 	ctx->cold_wake = after_release && takes_stage && !beside && ucsan_opts.cold_release_wait_us > 0;
 	const bool watched_now = ucsan_watch(ctx, ptr, size, type, ip, us, true);
 	ctx->cold_beside = false;
 	ctx->cold_wake = false;
 	atomic_fetch_sub(&cold_stalls, 1);
+	if (beside)
+		atomic_fetch_sub(&cold_besides, 1);
 	if (!beside)
 		end_turn(ctx->cold_turn);
 	if (claimed && (!watched_now || ctx->cold_preempted))
@@ -631,6 +648,7 @@ void ucsan_sites_after_fork(void)
 	memset((void *)process_site_watches, 0, sizeof(process_site_watches));
 	atomic_store(&cold_seq, 0);
 	atomic_store(&cold_stalls, 0);
+	atomic_store(&cold_besides, 0);
 	atomic_store(&ucsan_cold_wake_word, 0);
 	ucsan_ctx_tls.disable_count--;
 }

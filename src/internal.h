@@ -286,6 +286,9 @@ void ucsan_cold_refresh(struct ucsan_ctx *ctx);
 /* A parked thread, once the stall that parked it is over: its sites cold
  * again and its own table back (the slow path asks, now and then). */
 void ucsan_cold_parked_poll(struct ucsan_ctx *ctx);
+/* The same for the calling thread, where it returns from a wait
+ * (wakeups.c, barriers.c): no slow-path entry may come for a while. */
+void ucsan_cold_wakeup(void);
 /* The thread's site table: set up at its first entry, released at exit
  * (from then on every site is warm for it). */
 void ucsan_sites_attach(struct ucsan_ctx *ctx);

@@ -138,6 +138,7 @@ WRITE_SITE(12)
 WRITE_SITE(13)
 WRITE_SITE(14)
 WRITE_SITE(15)
+WRITE_SITE(16)
 static void (*const write_sites[])(int *, int) = { write_site_1, write_site_2, write_site_3, write_site_4,
 						   write_site_5, write_site_6, write_site_7, write_site_8 };
 
@@ -199,11 +200,12 @@ static void *late_taker(void *arg)
 /*
  * A parked thread that loops over new sites leaves the cold path after its
  * first visit to each (they wait warm), past 16 of them it runs on the
- * all-warm table, and once the stall that parked it is over its slow path
- * gives it its own table back, those sites cold again.
+ * all-warm table, and once the stall that parked it is over, returning
+ * from a sleep gives it its own table back, those sites cold again (its
+ * slow path would too, but a poll between sleeps may not reach it).
  */
 static int loop_data[256];
-static int parked_loop_warm, parked_overflow_warm, parked_loop_back;
+static int parked_loop_warm, parked_overflow_warm, parked_sleep_unparks, parked_loop_back;
 SITE(site_nine, "nop; nop; nop; nop; nop; nop; nop; nop")
 #define LOOP_SITE(n)                                                                   \
 	__attribute__((noinline)) static void loop_site_##n(int *p)                    \
@@ -231,13 +233,29 @@ static void *parked_looper(void *arg)
 	for (size_t k = 0; k < sizeof(loop_sites) / sizeof(loop_sites[0]); k++)
 		loop_sites[k](&loop_data[k]);
 	parked_overflow_warm = warm_sites() == (int)UCSAN_SITES;
-	/* The stall ends (10 s at most); the next slow path unparks. */
-	for (int i = 0; i < 10000 && atomic_load(&ucsan_counters[CTR_USED_WATCHPOINTS]) != 0; i++)
+	/* The stall ends (10 s at most). With no slow-path entry to come,
+	 * returning from a sleep is where the thread learns it. */
+	ucsan_ctx_set_countdown(&ucsan_ctx_tls, LONG_MAX / 2);
+	for (int i = 0; i < 10000 && ucsan_ctx_tls.cold_parked; i++)
 		usleep(1000);
-	ucsan_ctx_set_countdown(&ucsan_ctx_tls, 0);
-	site_nine(&loop_data[0]);
-	parked_loop_back = warm_sites() == warm0 && !ucsan_ctx_tls.cold_parked;
+	parked_sleep_unparks = !ucsan_ctx_tls.cold_parked;
+	parked_loop_back = warm_sites() == warm0;
 	return NULL;
+}
+
+/* Main's write stall that parks parked_setter; once it is over, while the
+ * setter's store is watched beside it (10 s at most), a store of main's
+ * from a new site: a stall there would keep main from the setter's flag. */
+static long stores_beside_watched = -1;
+
+static void write_then_store_beside(int *p, int v)
+{
+	write_site_11(p, v);
+	for (int i = 0; i < 10000 && atomic_load(&ucsan_counters[CTR_USED_WATCHPOINTS]) == 0; i++)
+		usleep(1000);
+	const long w = watches();
+	write_site_16(&shared_c, 1);
+	stores_beside_watched = watches() - w;
 }
 
 /* Stalls of `us`, not randomized, and budgets that pay for them. */
@@ -371,18 +389,21 @@ int main(void)
 	pthread_join(r, NULL);
 
 	/* Parked, a thread still watches its store to a static flag it
-	 * tested without a lock, beside the write stall that parked it. */
+	 * tested without a lock, beside the write stall that parked it; and
+	 * while that watch is on, main's next new store is not watched. */
 	const struct ucsan_options saved = ucsan_opts;
-	park_during_write(parked_setter, write_site_11, &shared_b);
+	park_during_write(parked_setter, write_then_store_beside, &shared_b);
 	ucsan_opts = saved;
 	CHECK("parked_read_not_watched", parked_watches[0] == 0);
 	CHECK("parked_check_then_set_watched", parked_watches[1] == 1);
+	CHECK("beside_watch_holds_off_stores", stores_beside_watched == 0);
 
 	/* Parked in a loop: off the cold path, and back when it ends. */
 	park_during_write(parked_looper, write_site_13, &shared_c);
 	ucsan_opts = saved;
 	CHECK("parked_loop_runs_warm", parked_loop_warm);
 	CHECK("parked_past_16_sites_all_warm", parked_overflow_warm);
+	CHECK("woken_from_sleep_unparked", parked_sleep_unparks);
 	CHECK("unparked_takes_table_back", parked_loop_back);
 
 	/* A store to main's own stack waits its turn like a read: refused
