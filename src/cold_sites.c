@@ -385,6 +385,24 @@ void ucsan_cold_wakeup(void)
 		ucsan_cold_parked_poll(ctx);
 }
 
+/* The sites after a sleep that may be watched again, whoever watched
+ * them before. */
+#define WOKE_SITES 8
+
+void ucsan_cold_slept(uint64_t ns)
+{
+	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	ucsan_cold_wakeup();
+	if (ns < (uint64_t)ucsan_opts.cold_after_sleep_us * 1000 || !ucsan_opts.cold_after_sleep_us ||
+	    ctx->signal_depth || ctx->disable_count || !ctx->initialized || ucsan_single_threaded())
+		return;
+	const uint64_t now = ucsan_now_ns();
+	if (!cold_budget_allows(ctx, now) || !process_budget_allows(&process_cold, now))
+		return;
+	ucsan_sites_reset(ctx);
+	ctx->woke_sites = WOKE_SITES;
+}
+
 /* Is ptr on the calling thread's own stack (thread_info.c's bounds)? */
 static bool own_stack(const struct ucsan_ctx *ctx, const volatile void *ptr)
 {
@@ -453,6 +471,9 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	const bool after_release = ctx->release_sites > 0;
 	if (after_release)
 		ctx->release_sites--;
+	const bool after_sleep = ctx->woke_sites > 0;
+	if (after_sleep)
+		ctx->woke_sites--;
 	/* delay_randomize: from a quarter to twice cold_udelay. Races differ
 	 * in how long the other side takes to arrive, and a run's stalls
 	 * should not all miss the same way. */
@@ -484,7 +505,7 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	_Atomic uint8_t *const everyone = process_site(ip);
 	const int limit = (int)ucsan_opts.cold_site_limit;
 	const uint8_t others = atomic_load_explicit(everyone, memory_order_relaxed);
-	if (limit > 0 && others >= (limit < 255 ? limit : 255)) {
+	if (limit > 0 && others >= (limit < 255 ? limit : 255) && !after_sleep) {
 		*site = SITE_WARM;
 		count_access(ctx, ptr, size, type, ip, true);
 		return;

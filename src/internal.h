@@ -169,6 +169,7 @@ struct ucsan_ctx {
 	uintptr_t released;
 	uintptr_t release_word;
 	int release_sites;
+	int woke_sites;     /* cold sites left that a sleep's end made cold */
 	bool cold_wake; /* its stall waits for that word's consumer */
 	uint64_t cold_stalled_ns; /* how long the last cold stall lasted */
 	/* A value check left for this thread's next runtime entry (report.c's
@@ -289,6 +290,10 @@ void ucsan_cold_parked_poll(struct ucsan_ctx *ctx);
 /* The same for the calling thread, where it returns from a wait
  * (wakeups.c, barriers.c): no slow-path entry may come for a while. */
 void ucsan_cold_wakeup(void);
+/* The calling thread is back from a sleep of `ns`: a thread that sleeps
+ * between rounds (a heartbeat, a poller, a watchdog) runs each round's
+ * sites as new, as far as its budget allows. */
+void ucsan_cold_slept(uint64_t ns);
 /* The thread's site table: set up at its first entry, released at exit
  * (from then on every site is warm for it). */
 void ucsan_sites_attach(struct ucsan_ctx *ctx);
@@ -410,7 +415,7 @@ UCSAN_FOR_ENTRY void ucsan_entry_attach(struct ucsan_ctx *ctx, struct ucsan_hot 
 					const void *text_start, const void *text_end, unsigned abi);
 /* How many executables' entry points attached (0 or 1), for tests. */
 UCSAN_EXPORT int __ucsan_debug_entry_attached(void);
-#define UCSAN_ENTRY_ABI 9
+#define UCSAN_ENTRY_ABI 10
 /* Enter or leave special mode after annotation state changed. */
 void ucsan_ctx_update_special(struct ucsan_ctx *ctx);
 /* The thread's countdown to its next sampled access, wherever it is kept. */

@@ -28,12 +28,18 @@
 		return __atomic_load_n(&fn, __ATOMIC_ACQUIRE);                         \
 	}
 
+/* How long a sleep was asked to last (errno kept: the caller may look). */
+static uint64_t timespec_ns(const struct timespec *ts)
+{
+	return ts->tv_sec < 0 || ts->tv_nsec < 0 ? 0 : (uint64_t)ts->tv_sec * 1000000000ULL + (uint64_t)ts->tv_nsec;
+}
+
 NEXT(nanosleep, int, const struct timespec *, struct timespec *)
 UCSAN_EXPORT int nanosleep(const struct timespec *req, struct timespec *rem)
 {
 	int (*f)(const struct timespec *, struct timespec *) = next_nanosleep();
 	const int ret = f ? f(req, rem) : (errno = ENOSYS, -1);
-	ucsan_cold_wakeup();
+	ucsan_cold_slept(req ? timespec_ns(req) : 0);
 	return ret;
 }
 
@@ -42,7 +48,7 @@ UCSAN_EXPORT int clock_nanosleep(clockid_t clk, int flags, const struct timespec
 {
 	int (*f)(clockid_t, int, const struct timespec *, struct timespec *) = next_clock_nanosleep();
 	const int ret = f ? f(clk, flags, req, rem) : ENOSYS;
-	ucsan_cold_wakeup();
+	ucsan_cold_slept(req && !(flags & TIMER_ABSTIME) ? timespec_ns(req) : 0);
 	return ret;
 }
 
@@ -51,7 +57,7 @@ UCSAN_EXPORT int usleep(useconds_t us)
 {
 	int (*f)(useconds_t) = next_usleep();
 	const int ret = f ? f(us) : (errno = ENOSYS, -1);
-	ucsan_cold_wakeup();
+	ucsan_cold_slept((uint64_t)us * 1000);
 	return ret;
 }
 
@@ -60,7 +66,7 @@ UCSAN_EXPORT unsigned int sleep(unsigned int s)
 {
 	unsigned int (*f)(unsigned int) = next_sleep();
 	const unsigned int ret = f ? f(s) : s;
-	ucsan_cold_wakeup();
+	ucsan_cold_slept((uint64_t)s * 1000000000ULL);
 	return ret;
 }
 

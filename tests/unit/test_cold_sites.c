@@ -26,12 +26,16 @@ struct result {
 	int line;
 	bool ok;
 };
-static struct result results[32];
+static struct result results[48];
 static int nresults;
 
 /* Field by field: a struct copy may become a memcpy call. */
 static void record(const char *name, const char *cond, int line, bool ok)
 {
+	if (nresults == (int)(sizeof(results) / sizeof(results[0]))) {
+		fprintf(stderr, "test_cold_sites: more checks than results[] holds\n");
+		_exit(2);
+	}
 	struct result *r = &results[nresults++];
 	r->name = name;
 	r->cond = cond;
@@ -304,6 +308,26 @@ static void *flag_taker(void *arg)
 	return NULL;
 }
 
+/* Runs a site main watched, before and after a short and a long sleep,
+ * counting the watches each time (a thread of its own: main's budget is
+ * spent by now). */
+static void *sleeper(void *arg)
+{
+	long *seen = arg;
+	long w = watches();
+	site_two(&shared_b);
+	seen[0] = watches() - w;
+	usleep(10);
+	w = watches();
+	site_two(&shared_b);
+	seen[1] = watches() - w;
+	usleep(2000);
+	w = watches();
+	site_two(&shared_b);
+	seen[2] = watches() - w;
+	return NULL;
+}
+
 static void *idle_thread(void *arg)
 {
 	(void)arg;
@@ -440,6 +464,16 @@ int main(void)
 	pthread_join(lt, NULL);
 	ucsan_opts = saved;
 	CHECK("taker_ends_the_wait", stalled < 5000000000ULL);
+	/* Back from a sleep, a thread runs its sites as new, even one
+	 * another thread watched before; not after a very short one. */
+	long_cold_stalls(1000);
+	long slept[3];
+	pthread_create(&lt, NULL, sleeper, slept);
+	pthread_join(lt, NULL);
+	ucsan_opts = saved;
+	CHECK("watched_elsewhere_runs_warm_again", slept[0] == 0);
+	CHECK("short_sleep_keeps_sites_warm", slept[1] == 0);
+	CHECK("sleep_makes_sites_cold", slept[2] == 1);
 	pthread_join(idle, NULL);
 	CHECK("exits_counted", atomic_load(&ucsan_live_threads) == 1);
 	return print_results() ? 1 : 0;
