@@ -153,14 +153,14 @@ static void futex_wake_all(_Atomic uint32_t *word)
 }
 
 /* May a cold watch start, and under which number? A read needs no other
- * cold stall on; a write takes the stage, from another write only if its
- * site is new. */
-static bool take_turn(bool is_write, bool may_take_over, uint32_t *seq)
+ * cold stall on (unless `beside_reads`: just after a sleep, a poll); a
+ * write takes the stage, from another write only if its site is new. */
+static bool take_turn(bool is_write, bool may_take_over, bool beside_reads, uint32_t *seq)
 {
 	uint32_t cur = atomic_load(&cold_seq);
 	if (!is_write) {
 		*seq = cur;
-		return !(cur & 1) && !atomic_load(&cold_stalls);
+		return !(cur & 1) && (beside_reads || !atomic_load(&cold_stalls));
 	}
 	/* A store watched beside a write stall outlasts it: the thread let
 	 * go when that stall ends is the one to meet it, and must not
@@ -518,7 +518,7 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	 * back the accesses that race. */
 	const bool takes_stage =
 		is_write && !(ucsan_opts.cold_stack_stores_wait && own_stack(ctx, ptr));
-	if (!beside && !take_turn(takes_stage, !(before & SITE_RETRY), &ctx->cold_turn)) {
+	if (!beside && !take_turn(takes_stage, !(before & SITE_RETRY), after_sleep && !is_write, &ctx->cold_turn)) {
 		count_access(ctx, ptr, size, type, ip, true);
 		return;
 	}

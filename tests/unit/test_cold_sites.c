@@ -288,6 +288,22 @@ static void park_during_write(void *(*thread)(void *), void (*write_site)(int *,
 /* A long read stall, and whether it ended parked (cut short). */
 static int reader_was_parked;
 SITE(site_ten, "nop; nop; nop; nop; nop; nop; nop; nop; nop")
+SITE(site_eleven, "nop; nop; nop; nop; nop; nop; nop; nop; nop; nop")
+
+/* A thread back from a sleep, whose read comes while another thread's
+ * stall is on: the poll of a flag between naps. */
+static long woke_read_watches = -1;
+
+static void *woke_reader(void *arg)
+{
+	(void)arg;
+	site_two(&shared_b); /* set up (a site run warm) */
+	usleep(2000);
+	const long w = watches();
+	site_eleven(&shared_a);
+	woke_read_watches = watches() - w;
+	return NULL;
+}
 
 static void *long_reader(void *arg)
 {
@@ -441,6 +457,11 @@ int main(void)
 	const long w_stack = watches();
 	write_site_15(&stack_local, 1);
 	CHECK("own_stack_store_waits_its_turn", watches() == w_stack);
+	/* A read just after a sleep is watched beside that stall. */
+	pthread_t wr;
+	pthread_create(&wr, NULL, woke_reader, NULL);
+	pthread_join(wr, NULL);
+	CHECK("read_after_sleep_watched_beside", woke_read_watches == 1);
 	pthread_join(lr, NULL);
 	CHECK("own_stack_store_parks_nobody", !reader_was_parked);
 	ucsan_opts = saved;
