@@ -385,8 +385,8 @@ void ucsan_cold_wakeup(void)
 		ucsan_cold_parked_poll(ctx);
 }
 
-/* The sites after a sleep that may be watched again, whoever watched
- * them before. */
+/* The sites after a sleep whose reads may be watched again, whoever
+ * watched them before (a poll). */
 #define WOKE_SITES 8
 
 void ucsan_cold_slept(uint64_t ns)
@@ -401,6 +401,8 @@ void ucsan_cold_slept(uint64_t ns)
 		return;
 	ucsan_sites_reset(ctx);
 	ctx->woke_sites = WOKE_SITES;
+	const uint64_t cap = (uint64_t)ucsan_opts.cold_release_wait_us * 1000;
+	ctx->woke_us = (uint32_t)((ns < cap ? ns : cap) / 1000);
 }
 
 /* Is ptr on the calling thread's own stack (thread_info.c's bounds)? */
@@ -480,6 +482,11 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	long us = ucsan_opts.cold_udelay;
 	if (ucsan_opts.delay_randomize && us >= 4)
 		us = us / 4 + (long)(ucsan_rand32(ctx) % (uint32_t)(us * 7 / 4));
+	/* A read just after a sleep -- a poll -- may watch about as long as
+	 * the thread slept (at most cold_release_wait_us): the store it
+	 * races with comes once per period of the other side. */
+	if (after_sleep && !(type & UCSAN_ACCESS_WRITE) && (long)ctx->woke_us > us)
+		us = (long)ctx->woke_us;
 	const int times = (int)ucsan_opts.cold_watches;
 	/* Done with the site, and counted like any access: while the thread
 	 * is alone, or has annotation state (whose accesses the special path
@@ -505,7 +512,7 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	_Atomic uint8_t *const everyone = process_site(ip);
 	const int limit = (int)ucsan_opts.cold_site_limit;
 	const uint8_t others = atomic_load_explicit(everyone, memory_order_relaxed);
-	if (limit > 0 && others >= (limit < 255 ? limit : 255) && !after_sleep) {
+	if (limit > 0 && others >= (limit < 255 ? limit : 255) && !(after_sleep && !is_write)) {
 		*site = SITE_WARM;
 		count_access(ctx, ptr, size, type, ip, true);
 		return;

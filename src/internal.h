@@ -170,6 +170,7 @@ struct ucsan_ctx {
 	uintptr_t release_word;
 	int release_sites;
 	int woke_sites;     /* cold sites left that a sleep's end made cold */
+	uint32_t woke_us;   /* how long that sleep was (capped) */
 	bool cold_wake; /* its stall waits for that word's consumer */
 	uint64_t cold_stalled_ns; /* how long the last cold stall lasted */
 	/* A value check left for this thread's next runtime entry (report.c's
@@ -415,7 +416,7 @@ UCSAN_FOR_ENTRY void ucsan_entry_attach(struct ucsan_ctx *ctx, struct ucsan_hot 
 					const void *text_start, const void *text_end, unsigned abi);
 /* How many executables' entry points attached (0 or 1), for tests. */
 UCSAN_EXPORT int __ucsan_debug_entry_attached(void);
-#define UCSAN_ENTRY_ABI 10
+#define UCSAN_ENTRY_ABI 11
 /* Enter or leave special mode after annotation state changed. */
 void ucsan_ctx_update_special(struct ucsan_ctx *ctx);
 /* The thread's countdown to its next sampled access, wherever it is kept. */

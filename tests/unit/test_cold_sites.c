@@ -341,6 +341,9 @@ static void *sleeper(void *arg)
 	w = watches();
 	site_two(&shared_b);
 	seen[2] = watches() - w;
+	/* A read after a sleep watches about as long as the thread slept
+	 * (2 ms here, beside a usual stall of 1 ms). */
+	seen[3] = ucsan_ctx_tls.cold_stalled_ns >= 1800000;
 	return NULL;
 }
 
@@ -488,13 +491,14 @@ int main(void)
 	/* Back from a sleep, a thread runs its sites as new, even one
 	 * another thread watched before; not after a very short one. */
 	long_cold_stalls(1000);
-	long slept[3];
+	long slept[4];
 	pthread_create(&lt, NULL, sleeper, slept);
 	pthread_join(lt, NULL);
 	ucsan_opts = saved;
 	CHECK("watched_elsewhere_runs_warm_again", slept[0] == 0);
 	CHECK("short_sleep_keeps_sites_warm", slept[1] == 0);
 	CHECK("sleep_makes_sites_cold", slept[2] == 1);
+	CHECK("read_after_sleep_watches_as_long", slept[3]);
 	pthread_join(idle, NULL);
 	CHECK("exits_counted", atomic_load(&ucsan_live_threads) == 1);
 	return print_results() ? 1 : 0;
