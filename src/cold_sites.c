@@ -115,7 +115,19 @@ static struct process_budget *budget_for(struct ucsan_ctx *ctx, uint64_t now, bo
  */
 static _Atomic uint32_t cold_seq;
 static _Atomic uint32_t cold_stalls; /* cold stalls in progress */
-static _Atomic uint32_t cold_besides; /* of which beside a write stall */
+/* Until when a store watched beside a write stall holds off other stores
+ * (a time, not a count: a stall that never returns -- its thread exited
+ * from a signal handler -- must not hold them off for good). */
+static _Atomic uint64_t cold_beside_until;
+
+/* A count of stalls going down: never below zero, also when a stall
+ * that began before fork() ends in the child, where it was reset. */
+static void stalls_done(_Atomic uint32_t *n)
+{
+	uint32_t cur = atomic_load(n);
+	while (cur && !atomic_compare_exchange_weak(n, &cur, cur - 1))
+		;
+}
 
 /*
  * How often each code site was cold-watched, all threads together, in
@@ -155,7 +167,7 @@ static void futex_wake_all(_Atomic uint32_t *word)
 /* May a cold watch start, and under which number? A read needs no other
  * cold stall on (unless `beside_reads`: just after a sleep, a poll); a
  * write takes the stage, from another write only if its site is new. */
-static bool take_turn(bool is_write, bool may_take_over, bool beside_reads, uint32_t *seq)
+static bool take_turn(bool is_write, bool may_take_over, bool beside_reads, uint64_t now, uint32_t *seq)
 {
 	uint32_t cur = atomic_load(&cold_seq);
 	if (!is_write) {
@@ -165,7 +177,7 @@ static bool take_turn(bool is_write, bool may_take_over, bool beside_reads, uint
 	/* A store watched beside a write stall outlasts it: the thread let
 	 * go when that stall ends is the one to meet it, and must not
 	 * stall on a store of its own meanwhile. */
-	if (atomic_load(&cold_besides))
+	if (now < atomic_load(&cold_beside_until))
 		return false;
 	do {
 		if ((cur & 1) && !may_take_over)
@@ -402,7 +414,8 @@ void ucsan_cold_slept(uint64_t ns)
 	ucsan_sites_reset(ctx);
 	ctx->woke_sites = WOKE_SITES;
 	const uint64_t cap = (uint64_t)ucsan_opts.cold_release_wait_us * 1000;
-	ctx->woke_us = (uint32_t)((ns < cap ? ns : cap) / 1000);
+	const uint64_t woke_us = (ns < cap ? ns : cap) / 1000;
+	ctx->woke_us = woke_us < UINT32_MAX ? (uint32_t)woke_us : UINT32_MAX;
 }
 
 /* Is ptr on the calling thread's own stack (thread_info.c's bounds)? */
@@ -525,7 +538,7 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	 * back the accesses that race. */
 	const bool takes_stage =
 		is_write && !(ucsan_opts.cold_stack_stores_wait && own_stack(ctx, ptr));
-	if (!beside && !take_turn(takes_stage, !(before & SITE_RETRY), after_sleep && !is_write, &ctx->cold_turn)) {
+	if (!beside && !take_turn(takes_stage, !(before & SITE_RETRY), after_sleep && !is_write, now, &ctx->cold_turn)) {
 		count_access(ctx, ptr, size, type, ip, true);
 		return;
 	}
@@ -540,16 +553,21 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	if (claimed)
 		atomic_fetch_add_explicit(everyone, 1, memory_order_relaxed);
 	atomic_fetch_add(&cold_stalls, 1);
+	/* A stall beside lasts at most five times its own (see
+	 * ucsan_cold_stall()). */
+	const uint64_t beside_until = beside ? now + 5 * (uint64_t)us * 1000 : 0;
 	if (beside)
-		atomic_fetch_add(&cold_besides, 1);
+		atomic_store(&cold_beside_until, beside_until);
 	ctx->cold_beside = beside;
 	ctx->cold_wake = after_release && takes_stage && !beside && ucsan_opts.cold_release_wait_us > 0;
 	const bool watched_now = ucsan_watch(ctx, ptr, size, type, ip, us, true);
 	ctx->cold_beside = false;
 	ctx->cold_wake = false;
-	atomic_fetch_sub(&cold_stalls, 1);
-	if (beside)
-		atomic_fetch_sub(&cold_besides, 1);
+	stalls_done(&cold_stalls);
+	if (beside) {
+		uint64_t mine = beside_until;
+		atomic_compare_exchange_strong(&cold_beside_until, &mine, 0);
+	}
 	if (!beside)
 		end_turn(ctx->cold_turn);
 	if (claimed && (!watched_now || ctx->cold_preempted))
@@ -676,7 +694,7 @@ void ucsan_sites_after_fork(void)
 	memset((void *)process_site_watches, 0, sizeof(process_site_watches));
 	atomic_store(&cold_seq, 0);
 	atomic_store(&cold_stalls, 0);
-	atomic_store(&cold_besides, 0);
+	atomic_store(&cold_beside_until, 0);
 	atomic_store(&ucsan_cold_wake_word, 0);
 	ucsan_ctx_tls.disable_count--;
 }

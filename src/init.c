@@ -16,6 +16,7 @@
 bool ucsan_initialized;
 
 void ucsan_intercept_init(void);
+void ucsan_wakeups_init(void);
 void ucsan_stacktrace_init(void);
 void ucsan_report_init(void);
 
@@ -48,6 +49,7 @@ void ucsan_init(void)
 	ucsan_gate_init();
 	atomic_store(&ucsan_enabled, ucsan_opts.enabled);
 	ucsan_intercept_init();
+	ucsan_wakeups_init();
 	ucsan_malloc_init();
 	ucsan_signals_init();
 	ucsan_stacktrace_init();

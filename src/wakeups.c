@@ -28,18 +28,26 @@
 		return __atomic_load_n(&fn, __ATOMIC_ACQUIRE);                         \
 	}
 
-/* How long a sleep was asked to last (errno kept: the caller may look). */
-static uint64_t timespec_ns(const struct timespec *ts)
+/* After a sleep that began at `t0`: how long it lasted, measured rather
+ * than read from its arguments (which may be bad pointers, or the time
+ * left written over the time asked). The poll keeps errno. */
+static void slept_since(uint64_t t0)
 {
-	return ts->tv_sec < 0 || ts->tv_nsec < 0 ? 0 : (uint64_t)ts->tv_sec * 1000000000ULL + (uint64_t)ts->tv_nsec;
+	UCSAN_KEEP_ERRNO(ucsan_cold_slept(ucsan_now_ns() - t0));
+}
+
+static void woke(void)
+{
+	UCSAN_KEEP_ERRNO(ucsan_cold_wakeup());
 }
 
 NEXT(nanosleep, int, const struct timespec *, struct timespec *)
 UCSAN_EXPORT int nanosleep(const struct timespec *req, struct timespec *rem)
 {
 	int (*f)(const struct timespec *, struct timespec *) = next_nanosleep();
+	const uint64_t t0 = ucsan_now_ns();
 	const int ret = f ? f(req, rem) : (errno = ENOSYS, -1);
-	ucsan_cold_slept(req ? timespec_ns(req) : 0);
+	slept_since(t0);
 	return ret;
 }
 
@@ -47,8 +55,9 @@ NEXT(clock_nanosleep, int, clockid_t, int, const struct timespec *, struct times
 UCSAN_EXPORT int clock_nanosleep(clockid_t clk, int flags, const struct timespec *req, struct timespec *rem)
 {
 	int (*f)(clockid_t, int, const struct timespec *, struct timespec *) = next_clock_nanosleep();
+	const uint64_t t0 = ucsan_now_ns();
 	const int ret = f ? f(clk, flags, req, rem) : ENOSYS;
-	ucsan_cold_slept(req && !(flags & TIMER_ABSTIME) ? timespec_ns(req) : 0);
+	slept_since(t0);
 	return ret;
 }
 
@@ -56,8 +65,9 @@ NEXT(usleep, int, useconds_t)
 UCSAN_EXPORT int usleep(useconds_t us)
 {
 	int (*f)(useconds_t) = next_usleep();
+	const uint64_t t0 = ucsan_now_ns();
 	const int ret = f ? f(us) : (errno = ENOSYS, -1);
-	ucsan_cold_slept((uint64_t)us * 1000);
+	slept_since(t0);
 	return ret;
 }
 
@@ -65,8 +75,9 @@ NEXT(sleep, unsigned int, unsigned int)
 UCSAN_EXPORT unsigned int sleep(unsigned int s)
 {
 	unsigned int (*f)(unsigned int) = next_sleep();
+	const uint64_t t0 = ucsan_now_ns();
 	const unsigned int ret = f ? f(s) : s;
-	ucsan_cold_slept((uint64_t)s * 1000000000ULL);
+	slept_since(t0);
 	return ret;
 }
 
@@ -75,7 +86,7 @@ UCSAN_EXPORT int pthread_join(pthread_t t, void **res)
 {
 	int (*f)(pthread_t, void **) = next_pthread_join();
 	const int ret = f ? f(t, res) : ENOSYS;
-	ucsan_cold_wakeup();
+	woke();
 	return ret;
 }
 
@@ -84,6 +95,18 @@ UCSAN_EXPORT int sem_wait(sem_t *s)
 {
 	int (*f)(sem_t *) = next_sem_wait();
 	const int ret = f ? f(s) : (errno = ENOSYS, -1);
-	ucsan_cold_wakeup();
+	woke();
 	return ret;
+}
+
+/* At start-up: each next definition looked up once, so that none is
+ * looked up in a signal handler (dlsym is not async-signal-safe). */
+void ucsan_wakeups_init(void)
+{
+	next_nanosleep();
+	next_clock_nanosleep();
+	next_usleep();
+	next_sleep();
+	next_pthread_join();
+	next_sem_wait();
 }

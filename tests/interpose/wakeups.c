@@ -2,11 +2,11 @@
 // whether that stall has ended): nanosleep, clock_nanosleep, usleep, sleep,
 // pthread_join and sem_wait behave exactly like libc's own: the same return
 // values and errno, on success and on the error paths (a malformed or
-// negative time, a clock that cannot sleep, a join of oneself, a sleep cut
-// short by a signal, with the time left), the same state afterwards (a
-// joined thread's result, the semaphore's value).  Each scenario runs with
-// ucsan's functions and with libc's (dlsym on libc.so.6), logs compared
-// (interpose.h).
+// negative time, a bad pointer, a clock that cannot sleep, a join of
+// oneself, a sleep cut short by a signal, with the time left written over
+// the time asked for), the same state afterwards (a joined thread's result,
+// the semaphore's value).  Each scenario runs with ucsan's functions and
+// with libc's (dlsym on libc.so.6), logs compared (interpose.h).
 //
 // CFLAGS: -O2 -g -std=gnu11 -Wall -Wextra -Werror
 // TIMEOUT: 120
@@ -61,6 +61,9 @@ static void sleeps(void)
 	CALL("clock_nanosleep, absolute past", F->clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &past, NULL));
 	CALL("clock_nanosleep, negative", F->clock_nanosleep(CLOCK_MONOTONIC, 0, &neg, NULL));
 	CALL("clock_nanosleep, thread cpu clock", F->clock_nanosleep(CLOCK_THREAD_CPUTIME_ID, 0, &us1, NULL));
+	/* A bad pointer: the kernel says EFAULT, and nothing reads it after. */
+	CALL("nanosleep, bad pointer", F->nanosleep((const struct timespec *)8, NULL));
+	CALL("clock_nanosleep, bad pointer", F->clock_nanosleep(CLOCK_MONOTONIC, 0, (const struct timespec *)8, NULL));
 	CALL("usleep 0", F->usleep(0));
 	CALL("usleep 10", F->usleep(10));
 	CALL("sleep 0", F->sleep(0));
@@ -106,7 +109,10 @@ static void interrupted_sleep(int which)
 	errno = IP_SENTINEL;
 	switch (which) {
 	case 0:
-		r = F->nanosleep(&long_ts, &rem);
+		/* The usual retry loop's call: the time left written over the
+		 * time asked for. */
+		rem = long_ts;
+		r = F->nanosleep(&rem, &rem);
 		break;
 	case 1:
 		r = F->clock_nanosleep(CLOCK_MONOTONIC, 0, &long_ts, &rem);

@@ -255,7 +255,9 @@ static long stores_beside_watched = -1;
 static void write_then_store_beside(int *p, int v)
 {
 	write_site_11(p, v);
-	for (int i = 0; i < 10000 && atomic_load(&ucsan_counters[CTR_USED_WATCHPOINTS]) == 0; i++)
+	/* The setter past its read stall, and its store's watch set. */
+	for (int i = 0; i < 10000 && (atomic_load(&parked_phase) != 2 ||
+				      atomic_load(&ucsan_counters[CTR_USED_WATCHPOINTS]) == 0); i++)
 		usleep(1000);
 	const long w = watches();
 	write_site_16(&shared_c, 1);
@@ -333,7 +335,11 @@ static void *sleeper(void *arg)
 	long w = watches();
 	site_two(&shared_b);
 	seen[0] = watches() - w;
-	usleep(10);
+	/* Shorter than cold_after_sleep_us (however loaded the machine). */
+	const long after_sleep_us = ucsan_opts.cold_after_sleep_us;
+	ucsan_opts.cold_after_sleep_us = 10000000;
+	usleep(2000);
+	ucsan_opts.cold_after_sleep_us = after_sleep_us;
 	w = watches();
 	site_two(&shared_b);
 	seen[1] = watches() - w;
