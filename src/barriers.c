@@ -39,17 +39,6 @@ UCSAN_EXPORT void ucsan_release(void)
 	ucsan_barrier(BARRIER_RELEASE);
 }
 
-/* Resolves the next definition once; NULL until dlsym has answered. */
-#define REAL(name, type, ...)                                                          \
-	static type (*real_##name)(__VA_ARGS__);                                       \
-	static type (*get_##name(void))(__VA_ARGS__)                                   \
-	{                                                                              \
-		if (!__atomic_load_n(&real_##name, __ATOMIC_ACQUIRE))                  \
-			__atomic_store_n(&real_##name, dlsym(RTLD_NEXT, #name),        \
-					 __ATOMIC_RELEASE);                            \
-		return __atomic_load_n(&real_##name, __ATOMIC_ACQUIRE);                \
-	}
-
 /* A release: retire, then do the real thing. */
 #define RELEASE_OP(name, arg_type)                                                     \
 	REAL(name, int, arg_type)                                                      \
@@ -88,7 +77,7 @@ UCSAN_EXPORT void ucsan_release(void)
 			ucsan_ctx_tls.locks_held++;                                    \
 			ucsan_cold_taken(x);                                           \
 		}                                                                      \
-		UCSAN_KEEP_ERRNO(ucsan_cold_wakeup());                                 \
+		ucsan_cold_wakeup();                                                   \
 		return ret;                                                            \
 	}
 
@@ -115,7 +104,7 @@ UCSAN_EXPORT int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
 	ucsan_release_point();
 	int (*f)(pthread_cond_t *, pthread_mutex_t *) = get_pthread_cond_wait();
 	const int ret = f ? f(c, m) : ENOSYS;
-	UCSAN_KEEP_ERRNO(ucsan_cold_wakeup());
+	ucsan_cold_wakeup();
 	return ret;
 }
 
@@ -125,7 +114,7 @@ UCSAN_EXPORT int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, c
 	ucsan_release_point();
 	int (*f)(pthread_cond_t *, pthread_mutex_t *, const struct timespec *) = get_pthread_cond_timedwait();
 	const int ret = f ? f(c, m, t) : ENOSYS;
-	UCSAN_KEEP_ERRNO(ucsan_cold_wakeup());
+	ucsan_cold_wakeup();
 	return ret;
 }
 

@@ -88,9 +88,14 @@ static bool process_budget_allows(struct process_budget *b, uint64_t now)
 /* The budget a cold watch draws on, or NULL if none has time left: the
  * thread's and the process's, or for a store just after a release, once
  * those are spent, the process's budget for such stores. */
+static bool budget_left(struct ucsan_ctx *ctx, uint64_t now)
+{
+	return cold_budget_allows(ctx, now) && process_budget_allows(&process_cold, now);
+}
+
 static struct process_budget *budget_for(struct ucsan_ctx *ctx, uint64_t now, bool release_store)
 {
-	if (cold_budget_allows(ctx, now) && process_budget_allows(&process_cold, now))
+	if (budget_left(ctx, now))
 		return &process_cold;
 	if (release_store && ucsan_opts.cold_release_wait_us > 0 && process_budget_allows(&process_release, now))
 		return &process_release;
@@ -390,6 +395,7 @@ void ucsan_cold_parked_poll(struct ucsan_ctx *ctx)
 		unpark(ctx);
 }
 
+/* unpark() makes no system call: errno stays as the real call left it. */
 void ucsan_cold_wakeup(void)
 {
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
@@ -401,21 +407,25 @@ void ucsan_cold_wakeup(void)
  * watched them before (a poll). */
 #define WOKE_SITES 8
 
-void ucsan_cold_slept(uint64_t ns)
+static void cold_slept(uint64_t ns)
 {
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
 	ucsan_cold_wakeup();
 	if (ns < (uint64_t)ucsan_opts.cold_after_sleep_us * 1000 || !ucsan_opts.cold_after_sleep_us ||
 	    ctx->signal_depth || ctx->disable_count || !ctx->initialized || ucsan_single_threaded())
 		return;
-	const uint64_t now = ucsan_now_ns();
-	if (!cold_budget_allows(ctx, now) || !process_budget_allows(&process_cold, now))
+	if (!budget_left(ctx, ucsan_now_ns()))
 		return;
 	ucsan_sites_reset(ctx);
 	ctx->woke_sites = WOKE_SITES;
 	const uint64_t cap = (uint64_t)ucsan_opts.cold_release_wait_us * 1000;
 	const uint64_t woke_us = (ns < cap ? ns : cap) / 1000;
 	ctx->woke_us = woke_us < UINT32_MAX ? (uint32_t)woke_us : UINT32_MAX;
+}
+
+void ucsan_cold_slept(uint64_t ns)
+{
+	UCSAN_KEEP_ERRNO(cold_slept(ns));
 }
 
 /* Is ptr on the calling thread's own stack (thread_info.c's bounds)? */
@@ -489,6 +499,8 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	const bool after_sleep = ctx->woke_sites > 0;
 	if (after_sleep)
 		ctx->woke_sites--;
+	const bool is_write = (type & UCSAN_ACCESS_WRITE) != 0;
+	const bool poll_read = after_sleep && !is_write; /* a read just after a sleep */
 	/* delay_randomize: from a quarter to twice cold_udelay. Races differ
 	 * in how long the other side takes to arrive, and a run's stalls
 	 * should not all miss the same way. */
@@ -498,7 +510,7 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	/* A read just after a sleep -- a poll -- may watch about as long as
 	 * the thread slept (at most cold_release_wait_us): the store it
 	 * races with comes once per period of the other side. */
-	if (after_sleep && !(type & UCSAN_ACCESS_WRITE) && (long)ctx->woke_us > us)
+	if (poll_read && (long)ctx->woke_us > us)
 		us = (long)ctx->woke_us;
 	const int times = (int)ucsan_opts.cold_watches;
 	/* Done with the site, and counted like any access: while the thread
@@ -514,7 +526,6 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	 * ucsan_cold_refresh()): hot code must not pay for the cold path
 	 * on every access meanwhile. */
 	const uint64_t now = ucsan_now_ns();
-	const bool is_write = (type & UCSAN_ACCESS_WRITE) != 0;
 	struct process_budget *const budget = budget_for(ctx, now, after_release && is_write);
 	if (!budget) {
 		*site = SITE_WARM;
@@ -525,7 +536,7 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	_Atomic uint8_t *const everyone = process_site(ip);
 	const int limit = (int)ucsan_opts.cold_site_limit;
 	const uint8_t others = atomic_load_explicit(everyone, memory_order_relaxed);
-	if (limit > 0 && others >= (limit < 255 ? limit : 255) && !(after_sleep && !is_write)) {
+	if (limit > 0 && others >= (limit < 255 ? limit : 255) && !poll_read) {
 		*site = SITE_WARM;
 		count_access(ctx, ptr, size, type, ip, true);
 		return;
@@ -538,7 +549,7 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	 * back the accesses that race. */
 	const bool takes_stage =
 		is_write && !(ucsan_opts.cold_stack_stores_wait && own_stack(ctx, ptr));
-	if (!beside && !take_turn(takes_stage, !(before & SITE_RETRY), after_sleep && !is_write, now, &ctx->cold_turn)) {
+	if (!beside && !take_turn(takes_stage, !(before & SITE_RETRY), poll_read, now, &ctx->cold_turn)) {
 		count_access(ctx, ptr, size, type, ip, true);
 		return;
 	}
@@ -591,8 +602,7 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
  * out, and now has some again, takes its sites as new once more. */
 void ucsan_cold_refresh(struct ucsan_ctx *ctx)
 {
-	const uint64_t now = ucsan_now_ns();
-	if (!cold_budget_allows(ctx, now) || !process_budget_allows(&process_cold, now))
+	if (!budget_left(ctx, ucsan_now_ns()))
 		return;
 	ctx->cold_starved = false;
 	ucsan_sites_reset(ctx);

@@ -46,6 +46,18 @@
  * hand the thread an errno of their own. Every way from an entry point into
  * code that may make a system call goes through this.
  */
+/* An interposer's next definition (dlsym RTLD_NEXT), resolved once:
+ * real_NAME, and get_NAME() to read it (NULL until dlsym has answered). */
+#define REAL(name, type, ...)                                                          \
+	static type (*real_##name)(__VA_ARGS__);                                       \
+	static type (*get_##name(void))(__VA_ARGS__)                                   \
+	{                                                                              \
+		if (!__atomic_load_n(&real_##name, __ATOMIC_ACQUIRE))                  \
+			__atomic_store_n(&real_##name, dlsym(RTLD_NEXT, #name),        \
+					 __ATOMIC_RELEASE);                            \
+		return __atomic_load_n(&real_##name, __ATOMIC_ACQUIRE);                \
+	}
+
 #define UCSAN_KEEP_ERRNO(stmt)                  \
 	do {                                    \
 		const int saved_errno_ = errno; \
@@ -289,11 +301,12 @@ void ucsan_cold_refresh(struct ucsan_ctx *ctx);
  * again and its own table back (the slow path asks, now and then). */
 void ucsan_cold_parked_poll(struct ucsan_ctx *ctx);
 /* The same for the calling thread, where it returns from a wait
- * (wakeups.c, barriers.c): no slow-path entry may come for a while. */
+ * (wakeups.c, barriers.c): no slow-path entry may come for a while.
+ * Called from interposers after the real call: errno is kept. */
 void ucsan_cold_wakeup(void);
 /* The calling thread is back from a sleep of `ns`: a thread that sleeps
  * between rounds (a heartbeat, a poller, a watchdog) runs each round's
- * sites as new, as far as its budget allows. */
+ * sites as new, as far as its budget allows. errno is kept. */
 void ucsan_cold_slept(uint64_t ns);
 /* The thread's site table: set up at its first entry, released at exit
  * (from then on every site is warm for it). */
