@@ -236,8 +236,11 @@ void ucsan_cold_stall(struct ucsan_ctx *ctx, _Atomic(uint64_t) *wp, long us)
 	const uint64_t start = ucsan_now_ns();
 	uint64_t end = start + (uint64_t)us * 1000, now = start;
 	bool woken = false;
-	if (ctx->cold_wake)
-		end = wake_wait_begin(ctx, start, us);
+	if (ctx->cold_wake) {
+		const uint64_t until = wake_wait_begin(ctx, start, us);
+		if (ctx->cold_wake == COLD_WAKE_STORE)
+			end = until;
+	}
 	/* Beside a write stall (watch_beside()): its own starts when that one
 	 * ends (or after four of its own at most), since that stall's thread,
 	 * let go, is the one that comes to the same code next; and it is not
@@ -263,8 +266,9 @@ void ucsan_cold_stall(struct ucsan_ctx *ctx, _Atomic(uint64_t) *wp, long us)
 		now = ucsan_now_ns();
 		if (ctx->cold_wake && !woken && atomic_load(&cold_woken) == ctx->release_word) {
 			woken = true;
-			if (now + (uint64_t)us * 1000 < end)
-				end = now + (uint64_t)us * 1000;
+			const uint64_t after = ctx->cold_wake == COLD_WAKE_READ ? now : now + (uint64_t)us * 1000;
+			if (after < end)
+				end = after;
 		}
 	}
 	if (ctx->cold_wake)
@@ -563,18 +567,27 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	const bool claimed = others < 255;
 	if (claimed)
 		atomic_fetch_add_explicit(everyone, 1, memory_order_relaxed);
-	atomic_fetch_add(&cold_stalls, 1);
+	/* A read (or a store to its own stack) just after a release leaves
+	 * the other threads' reads free to watch: the thread that takes what
+	 * was released reads next, and this thread's store after its read
+	 * is what that watch meets. */
+	const bool holds_reads = !(after_release && !takes_stage);
+	if (holds_reads)
+		atomic_fetch_add(&cold_stalls, 1);
 	/* A stall beside lasts at most five times its own (see
 	 * ucsan_cold_stall()). */
 	const uint64_t beside_until = beside ? now + 5 * (uint64_t)us * 1000 : 0;
 	if (beside)
 		atomic_store(&cold_beside_until, beside_until);
 	ctx->cold_beside = beside;
-	ctx->cold_wake = after_release && takes_stage && !beside && ucsan_opts.cold_release_wait_us > 0;
+	ctx->cold_wake = COLD_WAKE_NONE;
+	if (after_release && !beside && ucsan_opts.cold_release_wait_us > 0)
+		ctx->cold_wake = takes_stage ? COLD_WAKE_STORE : COLD_WAKE_READ;
 	const bool watched_now = ucsan_watch(ctx, ptr, size, type, ip, us, true);
 	ctx->cold_beside = false;
-	ctx->cold_wake = false;
-	stalls_done(&cold_stalls);
+	ctx->cold_wake = COLD_WAKE_NONE;
+	if (holds_reads)
+		stalls_done(&cold_stalls);
 	if (beside) {
 		uint64_t mine = beside_until;
 		atomic_compare_exchange_strong(&cold_beside_until, &mine, 0);

@@ -183,7 +183,10 @@ struct ucsan_ctx {
 	int release_sites;
 	int woke_sites;     /* cold sites left that a sleep's end made cold */
 	uint32_t woke_us;   /* how long that sleep was (capped) */
-	bool cold_wake; /* its stall waits for that word's consumer */
+	/* What its stall just after a release waits for (cold_sites.c):
+	 * COLD_WAKE_STORE, that word's taker and then its usual time;
+	 * COLD_WAKE_READ, its usual time or the taker, whichever comes first. */
+	uint8_t cold_wake;
 	uint64_t cold_stalled_ns; /* how long the last cold stall lasted */
 	/* A value check left for this thread's next runtime entry (report.c's
 	 * deferred value checks), or NULL. */
@@ -284,6 +287,7 @@ void ucsan_cold_stall(struct ucsan_ctx *ctx, _Atomic(uint64_t) *wp, long us);
  * flag the stalling thread just released), 0 while none waits; and what
  * the lock and atomic paths call when they touch it. */
 extern _Atomic uintptr_t ucsan_cold_wake_word;
+enum { COLD_WAKE_NONE, COLD_WAKE_STORE, COLD_WAKE_READ };
 void ucsan_cold_woken(uintptr_t word);
 static inline void ucsan_cold_taken(const volatile void *word)
 {

@@ -317,6 +317,33 @@ static void *long_reader(void *arg)
 
 static int taken_flag;
 
+/* A read just after a release, and the thread that takes what was
+ * released: its own read meanwhile, and the release word it takes. */
+SITE(site_twelve, "nop; nop; nop; nop; nop; nop; nop; nop; nop; nop; nop")
+SITE(site_thirteen, "nop; nop; nop; nop; nop; nop; nop; nop; nop; nop; nop; nop")
+static int release_read_flag;
+static uint64_t release_read_ns;
+
+static void *release_reader(void *arg)
+{
+	(void)arg;
+	__tsan_atomic32_store(&release_read_flag, 1, 3 /* release */);
+	const uint64_t t0 = ucsan_now_ns();
+	site_twelve(&shared_a);
+	release_read_ns = ucsan_now_ns() - t0;
+	return NULL;
+}
+
+static void *release_taker(void *arg)
+{
+	long *seen = arg;
+	const long w = watches();
+	site_thirteen(&shared_b);
+	*seen = watches() - w;
+	(void)__tsan_atomic32_load(&release_read_flag, 2 /* acquire */);
+	return NULL;
+}
+
 static void *flag_taker(void *arg)
 {
 	(void)arg;
@@ -494,6 +521,22 @@ int main(void)
 	pthread_join(lt, NULL);
 	ucsan_opts = saved;
 	CHECK("taker_ends_the_wait", stalled < 5000000000ULL);
+	/* A read just after a release stalls (10 s here) without holding
+	 * off the reads of the thread that comes to take the flag, and ends
+	 * when that thread takes it. */
+	long_cold_stalls(10000000);
+	pthread_t rr;
+	pthread_create(&rr, NULL, release_reader, NULL);
+	for (int i = 0; i < 10000 && atomic_load(&ucsan_counters[CTR_USED_WATCHPOINTS]) == 0; i++)
+		usleep(1000);
+	ucsan_opts.cold_udelay = 1000;
+	long taker_watches = 0;
+	pthread_create(&lt, NULL, release_taker, &taker_watches);
+	pthread_join(lt, NULL);
+	pthread_join(rr, NULL);
+	ucsan_opts = saved;
+	CHECK("read_after_release_leaves_reads_free", taker_watches == 1);
+	CHECK("read_after_release_ends_at_taker", release_read_ns < 5000000000ULL);
 	/* Back from a sleep, a thread runs its sites as new, even one
 	 * another thread watched before; not after a very short one. */
 	long_cold_stalls(1000);
