@@ -143,6 +143,8 @@ WRITE_SITE(13)
 WRITE_SITE(14)
 WRITE_SITE(15)
 WRITE_SITE(16)
+WRITE_SITE(17)
+WRITE_SITE(18)
 static void (*const write_sites[])(int *, int) = { write_site_1, write_site_2, write_site_3, write_site_4,
 						   write_site_5, write_site_6, write_site_7, write_site_8 };
 
@@ -316,6 +318,23 @@ static void *long_reader(void *arg)
 }
 
 static int taken_flag;
+
+/* A thread that sleeps first -- a timer -- and whose first access, a
+ * store, comes during another thread's write stall that began after it
+ * started: not started parked, so its store is watched. */
+static _Atomic int timer_started;
+static long timer_store_watches = -1;
+
+static void *sleepy_timer(void *arg)
+{
+	(void)arg;
+	atomic_store(&timer_started, 1);
+	usleep(50000);
+	const long w = watches();
+	write_site_18(&shared_c, 3);
+	timer_store_watches = watches() - w;
+	return NULL;
+}
 
 /* A read just after a release, and the thread that takes what was
  * released: its own read meanwhile, and the release word it takes. */
@@ -537,6 +556,14 @@ int main(void)
 	ucsan_opts = saved;
 	CHECK("read_after_release_leaves_reads_free", taker_watches == 1);
 	CHECK("read_after_release_ends_at_taker", release_read_ns < 5000000000ULL);
+	long_cold_stalls(300000);
+	pthread_create(&lt, NULL, sleepy_timer, NULL);
+	while (!atomic_load(&timer_started))
+		usleep(100);
+	write_site_17(&shared_b, 4);
+	pthread_join(lt, NULL);
+	ucsan_opts = saved;
+	CHECK("timer_not_started_parked", timer_store_watches == 1);
 	/* Back from a sleep, a thread runs its sites as new, even one
 	 * another thread watched before; not after a very short one. */
 	long_cold_stalls(1000);
