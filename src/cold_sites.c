@@ -69,8 +69,11 @@ struct process_budget {
 /* Every cold stall; and the stores just after a release, which draw on a
  * budget of their own once the first is spent: they are the likeliest to
  * race, and come late, after start-up took everything (a hit counted
- * after the cache's lock, once the cache has filled). */
-static struct process_budget process_cold, process_release;
+ * after the cache's lock, once the cache has filled). Likewise the reads
+ * just after a sleep (a poll): an exporter or a watchdog wakes all
+ * through the run, and its first round's new code spent its own budget
+ * long before the store it polls for comes. */
+static struct process_budget process_cold, process_release, process_woke;
 
 static bool process_budget_allows(struct process_budget *b, uint64_t now)
 {
@@ -86,19 +89,22 @@ static bool process_budget_allows(struct process_budget *b, uint64_t now)
 }
 
 /* The budget a cold watch draws on, or NULL if none has time left: the
- * thread's and the process's, or for a store just after a release, once
- * those are spent, the process's budget for such stores. */
+ * thread's and the process's, or for a store just after a release or a
+ * read just after a sleep, once those are spent, the process's budget for
+ * such accesses. */
 static bool budget_left(struct ucsan_ctx *ctx, uint64_t now)
 {
 	return cold_budget_allows(ctx, now) && process_budget_allows(&process_cold, now);
 }
 
-static struct process_budget *budget_for(struct ucsan_ctx *ctx, uint64_t now, bool release_store)
+static struct process_budget *budget_for(struct ucsan_ctx *ctx, uint64_t now, bool release_store, bool poll_read)
 {
 	if (budget_left(ctx, now))
 		return &process_cold;
 	if (release_store && ucsan_opts.cold_release_wait_us > 0 && process_budget_allows(&process_release, now))
 		return &process_release;
+	if (poll_read && process_budget_allows(&process_woke, now))
+		return &process_woke;
 	return NULL;
 }
 
@@ -418,7 +424,8 @@ static void cold_slept(uint64_t ns)
 	if (ns < (uint64_t)ucsan_opts.cold_after_sleep_us * 1000 || !ucsan_opts.cold_after_sleep_us ||
 	    ctx->signal_depth || ctx->disable_count || !ctx->initialized || ucsan_single_threaded())
 		return;
-	if (!budget_left(ctx, ucsan_now_ns()))
+	const uint64_t now = ucsan_now_ns();
+	if (!budget_left(ctx, now) && !process_budget_allows(&process_woke, now))
 		return;
 	ucsan_sites_reset(ctx);
 	ctx->woke_sites = WOKE_SITES;
@@ -530,7 +537,7 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	 * ucsan_cold_refresh()): hot code must not pay for the cold path
 	 * on every access meanwhile. */
 	const uint64_t now = ucsan_now_ns();
-	struct process_budget *const budget = budget_for(ctx, now, after_release && is_write);
+	struct process_budget *const budget = budget_for(ctx, now, after_release && is_write, poll_read);
 	if (!budget) {
 		*site = SITE_WARM;
 		ctx->cold_starved = true;

@@ -323,6 +323,23 @@ static int taken_flag;
  * store, comes during another thread's write stall that began after it
  * started: not started parked, so its store is watched. */
 static _Atomic int timer_started;
+
+/* A poller whose own budget is long spent: its read after a sleep draws
+ * on the process's budget for such reads. */
+SITE(site_fourteen, "nop; nop; nop; nop; nop; nop; nop; nop; nop; nop; nop; nop; nop")
+static long spent_poll_watches = -1;
+
+static void *spent_poller(void *arg)
+{
+	(void)arg;
+	site_two(&shared_b); /* set up */
+	ucsan_ctx_tls.cold_tokens_ns = -1000000000000LL;
+	usleep(2000);
+	const long w = watches();
+	site_fourteen(&shared_a);
+	spent_poll_watches = watches() - w;
+	return NULL;
+}
 static long timer_store_watches = -1;
 
 static void *sleepy_timer(void *arg)
@@ -564,6 +581,12 @@ int main(void)
 	pthread_join(lt, NULL);
 	ucsan_opts = saved;
 	CHECK("timer_not_started_parked", timer_store_watches == 1);
+	ucsan_opts.cold_budget_percent = 0;
+	ucsan_opts.cold_udelay = 1000;
+	pthread_create(&lt, NULL, spent_poller, NULL);
+	pthread_join(lt, NULL);
+	ucsan_opts = saved;
+	CHECK("poll_after_budget_spent_watched", spent_poll_watches == 1);
 	/* Back from a sleep, a thread runs its sites as new, even one
 	 * another thread watched before; not after a very short one. */
 	long_cold_stalls(1000);
