@@ -416,6 +416,8 @@ void ucsan_cold_wakeup(void)
 /* The sites after a sleep whose reads may be watched again, whoever
  * watched them before (a poll). */
 #define WOKE_SITES 8
+/* Of the site polled first, one of the next this many visits is watched. */
+#define WOKE_LOOP_VISITS 15
 
 static void cold_slept(uint64_t ns)
 {
@@ -429,6 +431,7 @@ static void cold_slept(uint64_t ns)
 		return;
 	ucsan_sites_reset(ctx);
 	ctx->woke_sites = WOKE_SITES;
+	ctx->woke_loop_left = 0;
 	const uint64_t cap = (uint64_t)ucsan_opts.cold_release_wait_us * 1000;
 	const uint64_t woke_us = (ns < cap ? ns : cap) / 1000;
 	ctx->woke_us = woke_us < UINT32_MAX ? (uint32_t)woke_us : UINT32_MAX;
@@ -498,6 +501,17 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 			unpark(ctx);
 		}
 	}
+	/* The site polled first after a sleep, met again: a loop. Its
+	 * woke_loop_left-th visit is watched too, as a poll. */
+	const uint16_t index = (uint16_t)(site - table);
+	bool loop_visit = false;
+	if (ctx->woke_loop_left && index == ctx->woke_loop_site) {
+		if (--ctx->woke_loop_left > 0) {
+			count_access(ctx, ptr, size, type, ip, true);
+			return;
+		}
+		loop_visit = true;
+	}
 	/* Just after a release? Counted in the sites that follow it. */
 	if (ctx->released) {
 		ctx->release_word = ctx->released;
@@ -511,7 +525,7 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	if (after_sleep)
 		ctx->woke_sites--;
 	const bool is_write = (type & UCSAN_ACCESS_WRITE) != 0;
-	const bool poll_read = after_sleep && !is_write; /* a read just after a sleep */
+	const bool poll_read = (after_sleep || loop_visit) && !is_write; /* a read just after a sleep */
 	/* delay_randomize: from a quarter to twice cold_udelay. Races differ
 	 * in how long the other side takes to arrive, and a run's stalls
 	 * should not all miss the same way. */
@@ -607,6 +621,15 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 		*site = before;
 		count_access(ctx, ptr, size, type, ip, true);
 		return;
+	}
+	/* The first read polled after the sleep: if the thread comes back
+	 * to it before the next sleep, one of its next 15 visits is watched
+	 * too (a watchdog's scan of its workers' stamps reads one element
+	 * per visit, and the first is seldom the one being written). */
+	if (poll_read && !loop_visit && !ctx->woke_loop_left) {
+		ctx->woke_loop_site = index;
+		ctx->woke_loop_left = (uint8_t)(1 + ucsan_rand32(ctx) % WOKE_LOOP_VISITS);
+		*site = before;
 	}
 	ctx->cold_tokens_ns -= (int64_t)ctx->cold_stalled_ns;
 	atomic_fetch_add_explicit(&budget->spent_ns, ctx->cold_stalled_ns, memory_order_relaxed);

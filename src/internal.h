@@ -187,6 +187,12 @@ struct ucsan_ctx {
 	 * COLD_WAKE_STORE, that word's taker and then its usual time;
 	 * COLD_WAKE_READ, its usual time or the taker, whichever comes first. */
 	uint8_t cold_wake;
+	/* The first site polled after that sleep, watched again on its
+	 * woke_loop_left-th visit since (a loop over an array reads a new
+	 * element each time), 0: none. In the padding: the layout the entry
+	 * points see is unchanged. */
+	uint8_t woke_loop_left;
+	uint16_t woke_loop_site;
 	uint64_t cold_stalled_ns; /* how long the last cold stall lasted */
 	/* A value check left for this thread's next runtime entry (report.c's
 	 * deferred value checks), or NULL. */

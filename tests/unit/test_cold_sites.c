@@ -329,6 +329,24 @@ static _Atomic int timer_started;
 SITE(site_fourteen, "nop; nop; nop; nop; nop; nop; nop; nop; nop; nop; nop; nop; nop")
 static long spent_poll_watches = -1;
 
+/* A scan after a sleep: one site reading each element of an array. Its
+ * first visit is watched, and one of the next fifteen. */
+SITE(site_fifteen, "nop; nop; nop; nop; nop; nop; nop; nop; nop; nop; nop; nop; nop; nop")
+static int scanned[16];
+static long scan_watches = -1;
+
+static void *scanner(void *arg)
+{
+	(void)arg;
+	site_two(&shared_b); /* set up */
+	usleep(2000);
+	const long w = watches();
+	for (int i = 0; i < 16; i++)
+		site_fifteen(&scanned[i]);
+	scan_watches = watches() - w;
+	return NULL;
+}
+
 static void *spent_poller(void *arg)
 {
 	(void)arg;
@@ -587,6 +605,11 @@ int main(void)
 	pthread_join(lt, NULL);
 	ucsan_opts = saved;
 	CHECK("poll_after_budget_spent_watched", spent_poll_watches == 1);
+	long_cold_stalls(1000);
+	pthread_create(&lt, NULL, scanner, NULL);
+	pthread_join(lt, NULL);
+	ucsan_opts = saved;
+	CHECK("scan_after_sleep_watched_twice", scan_watches == 2);
 	/* Back from a sleep, a thread runs its sites as new, even one
 	 * another thread watched before; not after a very short one. */
 	long_cold_stalls(1000);
