@@ -217,22 +217,36 @@ void ucsan_cold_woken(uintptr_t word)
 		futex_wake_all(&cold_seq);
 }
 
-/* The stall of ctx's watch, if it waits for a taker: until when at most.
- * A write stall that took the stage over may replace the word; each
- * stall looks for its own, and clears only its own. */
-static uint64_t wake_wait_begin(struct ucsan_ctx *ctx, uint64_t start, long us)
+/* The stall of ctx's watch begins waiting for a taker: a store's always;
+ * a read's only while no write stall holds the stage and no other word
+ * is waited for (a read never displaces a store's word, which that stall
+ * cannot end without). A write stall that took the stage over may
+ * replace the word; each stall looks for its own, and clears only its
+ * own. Returns whether the stall waits. */
+static bool wake_wait_begin(struct ucsan_ctx *ctx)
 {
-	atomic_store(&cold_woken, 0);
-	atomic_store(&ucsan_cold_wake_word, ctx->release_word);
+	if (ctx->cold_wake == COLD_WAKE_READ) {
+		uintptr_t none = 0;
+		if (atomic_load(&cold_seq) != ctx->cold_turn ||
+		    !atomic_compare_exchange_strong(&ucsan_cold_wake_word, &none, ctx->release_word))
+			return false;
+		atomic_store(&cold_woken, 0);
+	} else {
+		atomic_store(&cold_woken, 0);
+		atomic_store(&ucsan_cold_wake_word, ctx->release_word);
+	}
 	ucsan_gate_hold(ctx->release_word);
-	const uint64_t wait = (uint64_t)ucsan_opts.cold_release_wait_us;
-	return start + (wait > (uint64_t)us ? wait : (uint64_t)us) * 1000;
+	return true;
 }
 
 static void wake_wait_end(struct ucsan_ctx *ctx)
 {
 	uintptr_t mine = ctx->release_word;
-	atomic_compare_exchange_strong(&ucsan_cold_wake_word, &mine, 0);
+	/* A read's word, unless a write stall is on that may have put the
+	 * same word there for itself. */
+	const uint32_t seq = atomic_load(&cold_seq);
+	if (ctx->cold_wake == COLD_WAKE_STORE || seq == ctx->cold_turn || !(seq & 1))
+		atomic_compare_exchange_strong(&ucsan_cold_wake_word, &mine, 0);
 	ucsan_gate_let_go(ctx->release_word);
 }
 
@@ -242,10 +256,10 @@ void ucsan_cold_stall(struct ucsan_ctx *ctx, _Atomic(uint64_t) *wp, long us)
 	const uint64_t start = ucsan_now_ns();
 	uint64_t end = start + (uint64_t)us * 1000, now = start;
 	bool woken = false;
-	if (ctx->cold_wake) {
-		const uint64_t until = wake_wait_begin(ctx, start, us);
-		if (ctx->cold_wake == COLD_WAKE_STORE)
-			end = until;
+	const bool waits = ctx->cold_wake && wake_wait_begin(ctx);
+	if (ctx->cold_wake == COLD_WAKE_STORE) {
+		const uint64_t wait = (uint64_t)ucsan_opts.cold_release_wait_us;
+		end = start + (wait > (uint64_t)us ? wait : (uint64_t)us) * 1000;
 	}
 	/* Beside a write stall (watch_beside()): its own starts when that one
 	 * ends (or after four of its own at most), since that stall's thread,
@@ -270,14 +284,14 @@ void ucsan_cold_stall(struct ucsan_ctx *ctx, _Atomic(uint64_t) *wp, long us)
 		/* Wakes for a take-over at once, for a consumer within 250 us. */
 		futex_wait(&cold_seq, cur, end - now < 250000 ? end - now : 250000);
 		now = ucsan_now_ns();
-		if (ctx->cold_wake && !woken && atomic_load(&cold_woken) == ctx->release_word) {
+		if (waits && !woken && atomic_load(&cold_woken) == ctx->release_word) {
 			woken = true;
 			const uint64_t after = ctx->cold_wake == COLD_WAKE_READ ? now : now + (uint64_t)us * 1000;
 			if (after < end)
 				end = after;
 		}
 	}
-	if (ctx->cold_wake)
+	if (waits)
 		wake_wait_end(ctx);
 	ctx->cold_stalled_ns = now - start;
 }
@@ -592,7 +606,7 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	 * the other threads' reads free to watch: the thread that takes what
 	 * was released reads next, and this thread's store after its read
 	 * is what that watch meets. */
-	const bool holds_reads = !(after_release && !takes_stage);
+	const bool holds_reads = !(after_release && !takes_stage && ucsan_opts.cold_release_wait_us > 0);
 	if (holds_reads)
 		atomic_fetch_add(&cold_stalls, 1);
 	/* A stall beside lasts at most five times its own (see
@@ -704,14 +718,23 @@ static void table_free(uint8_t *t)
 	atomic_fetch_and(&site_pool_used, ~(1ULL << i));
 }
 
+void ucsan_cold_thread_start(struct ucsan_ctx *ctx)
+{
+	const uint32_t seq = atomic_load(&cold_seq);
+	ctx->cold_born_seq = (seq & 1) ? seq : 2;
+}
+
 void ucsan_sites_attach(struct ucsan_ctx *ctx)
 {
 	uint8_t *t = table_alloc();
 	ctx->sites_off = offset_of_table(t ? t : sites_warm);
 	/* A thread started during a write stall -- its creator's store
 	 * just after pthread_create, likely -- runs parked: it meets that
-	 * watchpoint instead of cutting it short. */
-	const uint32_t seq = atomic_load(&cold_seq);
+	 * watchpoint instead of cutting it short. Started, not first here:
+	 * a stall begun since is not its creator's. */
+	uint32_t seq = atomic_load(&cold_seq);
+	if (ctx->cold_born_seq && ctx->cold_born_seq != seq)
+		seq = 0;
 	if (seq & 1) {
 		ctx->cold_parked = seq;
 		ctx->cold_born_parked = true;

@@ -162,6 +162,9 @@ struct ucsan_ctx {
 	uint32_t cold_turn;  /* the number of this thread's cold stall */
 	bool cold_beside;    /* it stalls beside a write stall that parked it */
 	bool cold_born_parked; /* parked since it started: watches nothing */
+	/* The write stall on when it started (odd), 2 if none, 0 if not
+	 * known (a thread not started through pthread_create). */
+	uint32_t cold_born_seq;
 	/* What it read at new sites while parked, latest last: a store
 	 * there (a flag tested, then set) is watched beside the stall. */
 	uintptr_t parked_reads[4];
@@ -303,6 +306,8 @@ static inline void ucsan_cold_taken(const volatile void *word)
 /* A page held in the gate while its word is waited for (core.c). */
 void ucsan_gate_hold(uintptr_t addr);
 void ucsan_gate_let_go(uintptr_t addr);
+/* A thread begins (its start trampoline): the write stall then on. */
+void ucsan_cold_thread_start(struct ucsan_ctx *ctx);
 /* Every site of this thread becomes cold again. */
 void ucsan_sites_reset(struct ucsan_ctx *ctx);
 /* A thread that let sites go for want of budget, once it has some again. */
@@ -439,7 +444,7 @@ UCSAN_FOR_ENTRY void ucsan_entry_attach(struct ucsan_ctx *ctx, struct ucsan_hot 
 					const void *text_start, const void *text_end, unsigned abi);
 /* How many executables' entry points attached (0 or 1), for tests. */
 UCSAN_EXPORT int __ucsan_debug_entry_attached(void);
-#define UCSAN_ENTRY_ABI 11
+#define UCSAN_ENTRY_ABI 12
 /* Enter or leave special mode after annotation state changed. */
 void ucsan_ctx_update_special(struct ucsan_ctx *ctx);
 /* The thread's countdown to its next sampled access, wherever it is kept. */

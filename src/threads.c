@@ -73,12 +73,12 @@ static void *thread_trampoline(void *p)
 	struct thread_start ts = *(struct thread_start *)p;
 	free(p);
 	ucsan_thread_info_register(ts.creator, ts.pcs, ts.npcs);
-	/* Set up now, not at its first access: whether it starts parked on a
-	 * write stall (cold_sites.c) is a question about its start, and a
-	 * thread that sleeps first -- a timer -- reaches its first access
-	 * long after, maybe during another thread's stall. */
+	/* Whether it starts parked on a write stall (cold_sites.c) is a
+	 * question about its start: a thread that sleeps first -- a timer --
+	 * reaches its first access long after, maybe during another stall.
+	 * The rest is set up at that first access, as for any thread. */
 	if (!ucsan_ctx_tls.initialized)
-		ucsan_thread_first_entry(&ucsan_ctx_tls);
+		ucsan_cold_thread_start(&ucsan_ctx_tls);
 	exit_state = EXIT_PENDING;
 	void *ret;
 	pthread_cleanup_push(exit_cleanup, NULL);
