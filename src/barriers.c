@@ -59,7 +59,10 @@ UCSAN_EXPORT void ucsan_release(void)
 		int (*f)(arg_type) = get_##name();                                     \
 		const int ret = f ? f(x) : ENOSYS;                                     \
 		if (ret == 0) {                                                        \
-			ucsan_ctx_tls.released = (uintptr_t)x;                         \
+			/* Not the runtime's own locks (a report printed): the         \
+			 * program's release stays what its next store follows. */     \
+			if (!ucsan_ctx_tls.disable_count)                              \
+				ucsan_ctx_tls.released = (uintptr_t)x;                 \
 			if (ucsan_ctx_tls.locks_held > 0)                              \
 				ucsan_ctx_tls.locks_held--;                            \
 		}                                                                      \

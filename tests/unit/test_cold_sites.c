@@ -273,6 +273,8 @@ static void long_cold_stalls(long us)
 	ucsan_opts.delay_randomize = false;
 	ucsan_opts.cold_budget_ms = 20000;
 	ucsan_opts.cold_process_ms = 20000;
+	/* The calling thread's bucket, full: its earlier stalls drained it. */
+	ucsan_ctx_tls.cold_tokens_ns = 20000LL * 1000000;
 }
 
 /* Starts `thread`, which begins with a long read stall; once it is in it,
@@ -605,6 +607,19 @@ int main(void)
 	pthread_join(lt, NULL);
 	ucsan_opts = saved;
 	CHECK("poll_after_budget_spent_watched", spent_poll_watches == 1);
+	/* The runtime's own locks (while it prints a report) do not replace
+	 * what the program released last. */
+	{
+		static int published;
+		static pthread_mutex_t runtime_lock = PTHREAD_MUTEX_INITIALIZER;
+		__tsan_atomic32_store(&published, 1, 3 /* release */);
+		ucsan_ctx_tls.disable_count++;
+		pthread_mutex_lock(&runtime_lock);
+		pthread_mutex_unlock(&runtime_lock);
+		ucsan_ctx_tls.disable_count--;
+		CHECK("runtime_unlock_keeps_release", ucsan_ctx_tls.released == (uintptr_t)&published);
+		ucsan_ctx_tls.released = 0;
+	}
 	long_cold_stalls(1000);
 	pthread_create(&lt, NULL, scanner, NULL);
 	pthread_join(lt, NULL);
