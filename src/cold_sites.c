@@ -477,7 +477,8 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	if (unlikely(!ctx->initialized))
 		ucsan_thread_first_entry(ctx);
 	uint8_t *const table = ucsan_ctx_sites(ctx);
-	uint8_t *site = &table[site_index(ip)];
+	const uint16_t index = (uint16_t)site_index(ip);
+	uint8_t *site = &table[index];
 	if (ctx->sites_off == 0 || table == sites_warm) {
 		/* No table (the thread started inside the runtime), or the
 		 * shared all-warm one (read-only): counted. */
@@ -517,7 +518,6 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	}
 	/* The site polled first after a sleep, met again: a loop. Its
 	 * woke_loop_left-th visit is watched too, as a poll. */
-	const uint16_t index = (uint16_t)(site - table);
 	bool loop_visit = false;
 	if (ctx->woke_loop_left && index == ctx->woke_loop_site) {
 		if (--ctx->woke_loop_left > 0) {
@@ -637,9 +637,10 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 		return;
 	}
 	/* The first read polled after the sleep: if the thread comes back
-	 * to it before the next sleep, one of its next 15 visits is watched
-	 * too (a watchdog's scan of its workers' stamps reads one element
-	 * per visit, and the first is seldom the one being written). */
+	 * to it before the next sleep, one of its next WOKE_LOOP_VISITS
+	 * visits is watched too (a watchdog's scan of its workers' stamps
+	 * reads one element per visit, and the first is seldom the one being
+	 * written). */
 	if (poll_read && !loop_visit && !ctx->woke_loop_left) {
 		ctx->woke_loop_site = index;
 		ctx->woke_loop_left = (uint8_t)(1 + ucsan_rand32(ctx) % WOKE_LOOP_VISITS);
