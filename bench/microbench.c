@@ -5,6 +5,10 @@
  * with ucsan-cc and run against the real runtime and the empty floor
  * runtime (and built without instrumentation for the bare loop); the
  * difference between the runs is what the runtime's check costs.
+ * A second thread, blocked for good, is started first: ucsan lets a
+ * process with one thread off the check (GATE_ALONE), and the rows are
+ * about the check every multi-threaded program pays. The row "read-alone",
+ * timed before that thread exists, is what a lone thread pays.
  *
  *     microbench [ITERATIONS]    prints "<name> <ns per op>" lines (one timed run)
  *     microbench --probe         exits 0 at once (option checks)
@@ -13,11 +17,13 @@
  * clobber, so the compiler keeps every load and store (and, under
  * -fsanitize=thread, its hook call) in the loop.
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define NOINLINE __attribute__((noinline))
 #define BARRIER() __asm__ __volatile__("" ::: "memory")
@@ -82,6 +88,15 @@ static double now_ns(void)
 
 static volatile long sink;
 
+/* Blocks until the process exits: the process is no longer alone. */
+static void *blocked(void *arg)
+{
+	char c;
+	while (read(*(int *)arg, &c, 1) != 0)
+		;
+	return NULL;
+}
+
 /* One timed run after a short warm-up; the runner repeats whole processes
  * and keeps the best, which is the fast path's cost, not the machine's
  * noise. */
@@ -105,9 +120,17 @@ int main(int argc, char **argv)
 	for (int i = 0; i < 64; i++)
 		blk_src[0].b[i] = blk_src[1].b[i] = (char)i;
 
+	const double alone = measure(loop_read, n);
+	static int fds[2];
+	pthread_t t;
+	if (pipe(fds) != 0 || pthread_create(&t, NULL, blocked, &fds[0]) != 0) {
+		perror("microbench: second thread");
+		return 1;
+	}
 	printf("read %.3f\n", measure(loop_read, n));
 	printf("write %.3f\n", measure(loop_write, n));
 	printf("marked %.3f\n", measure(loop_marked, n));
 	printf("range %.3f\n", measure(loop_range, n));
+	printf("read-alone %.3f\n", alone);
 	return 0;
 }

@@ -465,7 +465,7 @@ if [ -s "$SCALE" ]; then
 fi
 
 echo
-echo "Fast path: ns per instrumented access, one thread, $MICRO_ITERS iterations, best of $RUNS run(s) (bench/microbench.c)."
+echo "Fast path: ns per instrumented access, one thread timed (a second one blocked), $MICRO_ITERS iterations, best of $RUNS run(s) (bench/microbench.c)."
 echo
 awk "$TABLE_AWK"'
 {
@@ -480,6 +480,7 @@ END {
 	label["write"] = "plain write (8 B, aligned)"
 	label["marked"] = "marked (atomic load, 8 B)"
 	label["range"] = "range (64 B struct copy)"
+	label["read-alone"] = "plain read, process alone"
 	ncol = split("access|native ns|floor ns|floor-so ns|ucsan ns, no watches|ucsan ns, default|" \
 		"no watches - floor|default - floor", head, "|")
 	header(26)
@@ -498,6 +499,8 @@ echo "linked statically / as a shared library.  ucsan: the same object linked by
 echo "no watches: UCSAN_OPTIONS=$NOWATCH_OPTS, the per-access check alone."
 echo "default: ucsan's default options, watches included.  range: a struct copy, for which gcc emits"
 echo "__tsan_read_range and __tsan_write_range (clang: a call to memcpy, which ucsan intercepts)."
+echo "A second thread, blocked, exists for every row but the last: timed before it is made, that row is"
+echo "what a process with one thread pays (ucsan lets it off the check)."
 
 END=$(now)
 echo

@@ -88,7 +88,8 @@ static ALWAYS_INLINE void check_site(struct ucsan_ctx *ctx, const volatile void 
  * access's page (or an option needs it: every page bit is then set), the whole
  * check runs out of line (ucsan_check_armed()): the table scan needs
  * registers the common path would otherwise save on every access, and
- * every call here stays a tail call.
+ * every call here stays a tail call. While the process has one thread
+ * (GATE_ALONE) it returns at once.
  */
 static ALWAYS_INLINE void check_access(const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
@@ -97,6 +98,10 @@ static ALWAYS_INLINE void check_access(const volatile void *ptr, size_t size, in
 	 * threads on few CPUs some watch is nearly always armed (a watcher
 	 * preempted in its stall keeps it), and the others' accesses must not
 	 * all pay the out-of-line check meanwhile. */
+	/* Alone, the thread races with nobody: no watch, no count. (A
+	 * thread with annotation state is never let off: threads.c.) */
+	if (gate_alone(gate))
+		return;
 	if (unlikely(gate != 0) && gate_page_armed(ucsan_hot.pages, (uintptr_t)ptr)) {
 		ucsan_check_armed(ptr, size, type, ip);
 		return;

@@ -28,6 +28,8 @@ static _Atomic int page_users[UCSAN_GATE_PAGES];
 #define GATE_FORCED (1ULL << 62)
 /* Set while an option sends every access out of line (ucsan_gate_init()). */
 static bool gate_forced;
+/* ucsan_gate_init() has run: the options GATE_ALONE depends on are known. */
+static _Atomic bool gate_ready;
 _Alignas(64) _Atomic bool ucsan_enabled = true;
 size_t ucsan_nslots = 64;
 /* Slot i's window is [i, i + UCSAN_NUM_SLOTS): see wp_base_slot(). */
@@ -263,6 +265,7 @@ void ucsan_ctx_update_special(struct ucsan_ctx *ctx)
 		       ctx->value_check != NULL;
 	if (special == ctx->special)
 		return;
+	ucsan_threads_special_changed(special);
 	if (special) {
 		ctx->saved_skip = lanes_total(ctx);
 		lanes_fill(ctx, UCSAN_SPECIAL_SKIP);
@@ -457,11 +460,24 @@ void ucsan_gate_let_go(uintptr_t addr)
 void ucsan_gate_init(void)
 {
 	gate_forced = ucsan_opts.ignore_atomics || ucsan_opts.assume_plain_writes_atomic;
+	atomic_store(&gate_ready, true);
 	if (!gate_forced)
 		return;
 	atomic_fetch_or(&ucsan_hot.gate, GATE_FORCED);
 	for (int i = 0; i < UCSAN_GATE_PAGES / 64; i++)
 		atomic_store(&ucsan_hot.pages[i], ~0ULL);
+}
+
+/* With interrupt_watcher=1 a lone thread watches for its own signal
+ * handlers (may_watch()), so it is never let off. */
+void ucsan_gate_set_alone(bool alone)
+{
+	if (!atomic_load(&gate_ready))
+		return;
+	if (alone && !ucsan_opts.interrupt_watcher)
+		atomic_fetch_or(&ucsan_hot.gate, GATE_ALONE);
+	else
+		atomic_fetch_and(&ucsan_hot.gate, ~GATE_ALONE);
 }
 
 static void arm_slot(size_t index)
@@ -1038,8 +1054,11 @@ void ucsan_check_range(const volatile void *ptr, size_t size, int type, uintptr_
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
 	const long chunks = (long)((size + UCSAN_SLOT_RANGE - 1) / UCSAN_SLOT_RANGE);
 	long *const lane = &ctx->lanes[site_lane(ip)];
-	if (!(type & UCSAN_ACCESS_ATOMIC) && atomic_load_explicit(&ucsan_hot.gate, memory_order_relaxed) == 0 &&
-	    *lane > chunks && ucsan_ctx_sites(ctx)[site_index(ip)] == SITE_WARM) {
+	const uint64_t gate = atomic_load_explicit(&ucsan_hot.gate, memory_order_relaxed);
+	if (gate_alone(gate) && !ctx->special)
+		return;
+	if (!(type & UCSAN_ACCESS_ATOMIC) && gate == 0 && *lane > chunks &&
+	    ucsan_ctx_sites(ctx)[site_index(ip)] == SITE_WARM) {
 		*lane -= chunks;
 		return;
 	}

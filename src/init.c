@@ -47,6 +47,7 @@ void ucsan_init(void)
 	ucsan_options_init();
 	ucsan_nslots = wp_table_slots(ucsan_opts.num_watchpoints);
 	ucsan_gate_init();
+	ucsan_threads_alone_update();
 	atomic_store(&ucsan_enabled, ucsan_opts.enabled);
 	ucsan_intercept_init();
 	ucsan_wakeups_init();
@@ -62,6 +63,11 @@ void ucsan_init(void)
 	ctx->disable_count--;
 	ucsan_initialized = true;
 	atomic_store(&state, 2);
+	/* Set this thread up now: alone, its accesses never reach the slow
+	 * path that would (threads.c, GATE_ALONE), and it keeps the first
+	 * identity and seed. */
+	if (!ctx->initialized)
+		ucsan_thread_first_entry(ctx);
 	/* ThreadSanitizer's start-up hook, if the program defines it. */
 	ucsan_tsan_on_initialize();
 }

@@ -248,7 +248,18 @@ struct ucsan_hot {
 	_Alignas(64) _Atomic uint64_t pages[UCSAN_GATE_PAGES / 64];
 } __attribute__((aligned(64)));
 UCSAN_FOR_ENTRY extern struct ucsan_hot ucsan_hot;
+/* In the gate while the process has one thread (and interrupt_watcher=0):
+ * nothing can race then, so an access returns at once, without counting.
+ * The sign bit, which the hot path tests without a constant. */
+#define GATE_ALONE (1ULL << 63)
+static inline bool gate_alone(uint64_t gate)
+{
+	return (int64_t)gate < 0;
+}
 void ucsan_gate_init(void);
+/* Sets or clears GATE_ALONE (after ucsan_gate_init()); threads.c calls it
+ * whenever the number of threads may have crossed one. */
+void ucsan_gate_set_alone(bool alone);
 /* Process-wide switch (option `enabled`, ucsan_set_enabled()). */
 extern _Atomic bool ucsan_enabled;
 extern size_t ucsan_nslots;
@@ -429,6 +440,11 @@ static inline bool ucsan_single_threaded(void)
 	return atomic_load_explicit(&ucsan_live_threads, memory_order_relaxed) <= 1;
 }
 void ucsan_threads_after_fork(void);
+/* Brings the gate's GATE_ALONE in line with the number of threads and of
+ * threads with annotation state (whose accesses must reach the slow path
+ * even alone: an atomic_next count, a deferred value check). */
+void ucsan_threads_alone_update(void);
+void ucsan_threads_special_changed(bool special);
 
 
 NOINLINE void ucsan_found_watchpoint(const volatile void *ptr, size_t size, int type, uintptr_t ip,
@@ -444,7 +460,7 @@ UCSAN_FOR_ENTRY void ucsan_entry_attach(struct ucsan_ctx *ctx, struct ucsan_hot 
 					const void *text_start, const void *text_end, unsigned abi);
 /* How many executables' entry points attached (0 or 1), for tests. */
 UCSAN_EXPORT int __ucsan_debug_entry_attached(void);
-#define UCSAN_ENTRY_ABI 12
+#define UCSAN_ENTRY_ABI 13
 /* Enter or leave special mode after annotation state changed. */
 void ucsan_ctx_update_special(struct ucsan_ctx *ctx);
 /* The thread's countdown to its next sampled access, wherever it is kept. */

@@ -70,12 +70,15 @@ static char report_buf[65536]; /* under report_owner: a text and a JSON report *
 static bool report_lock(struct ucsan_ctx *ctx, uint64_t timeout_ms)
 {
 	const uint64_t deadline = ucsan_now_ns() + timeout_ms * 1000000ULL;
+	/* A thread that was alone until now (exiting, forking) may never
+	 * have been set up: its context has no tid yet, and 0 is "free". */
+	const int me = ctx->tid ? ctx->tid : ucsan_gettid();
 	for (unsigned spins = 0;; spins++) {
 		int expect = 0;
-		if (atomic_compare_exchange_weak_explicit(&report_owner, &expect, ctx->tid,
-							  memory_order_acquire, memory_order_relaxed))
+		if (atomic_compare_exchange_weak_explicit(&report_owner, &expect, me, memory_order_acquire,
+							  memory_order_relaxed))
 			return true;
-		if (expect == ctx->tid)
+		if (expect == me)
 			return false; /* re-entered from a signal handler */
 		if (spins > 64)
 			sched_yield();

@@ -24,6 +24,54 @@
 #include "internal.h"
 
 _Atomic int ucsan_live_threads = 1;
+/* Threads with annotation state (ucsan_ctx.special), and whether this
+ * one is counted there (until it ends). */
+static _Atomic int special_threads;
+static __thread bool special_counted;
+/* The context of the thread bringing the gate in line with the two
+ * counts, or NULL. */
+static _Atomic(const struct ucsan_ctx *) alone_lock;
+
+/* Every change of ucsan_live_threads is followed by this (and every change
+ * of special_threads while one thread is left): under the lock, the last
+ * to run reads the last counts, so two threads changing them at once (one
+ * ending, one being made) leave the gate right. */
+void ucsan_threads_alone_update(void)
+{
+	const struct ucsan_ctx *const me = &ucsan_ctx_tls;
+	for (;;) {
+		const struct ucsan_ctx *holder = NULL;
+		if (atomic_compare_exchange_weak(&alone_lock, &holder, me))
+			break;
+		/* A signal handler that interrupted this very update: rather
+		 * than wait for itself, it only lets the gate open (checking
+		 * more is always safe). */
+		if (holder == me) {
+			ucsan_gate_set_alone(false);
+			return;
+		}
+		ucsan_cpu_relax();
+	}
+	/* Again if a handler of this thread changed a count meanwhile. */
+	bool alone;
+	do {
+		alone = ucsan_single_threaded() && atomic_load(&special_threads) == 0;
+		ucsan_gate_set_alone(alone);
+	} while (alone != (ucsan_single_threaded() && atomic_load(&special_threads) == 0));
+	atomic_store_explicit(&alone_lock, NULL, memory_order_release);
+}
+
+/* Seq-cst count, then seq-cst read of the thread count: a thread ending
+ * meanwhile either sees the new count or is seen to have ended. */
+void ucsan_threads_special_changed(bool special)
+{
+	if (special == special_counted)
+		return;
+	special_counted = special;
+	atomic_fetch_add(&special_threads, special ? 1 : -1);
+	if (atomic_load(&ucsan_live_threads) <= 1)
+		ucsan_threads_alone_update();
+}
 
 typedef void *(*start_fn)(void *);
 
@@ -45,7 +93,9 @@ static void thread_exit(void)
 	ucsan_value_check_run(ctx, true);
 	ucsan_sites_release(ctx);
 	ucsan_thread_info_ended();
-	atomic_fetch_sub_explicit(&ucsan_live_threads, 1, memory_order_relaxed);
+	ucsan_threads_special_changed(false);
+	atomic_fetch_sub(&ucsan_live_threads, 1);
+	ucsan_threads_alone_update();
 }
 
 /* The start routine returned, or pthread_exit()/cancellation unwound it. */
@@ -139,9 +189,12 @@ UCSAN_EXPORT int pthread_create(pthread_t *t, const pthread_attr_t *a, start_fn 
 		ucsan_sites_reset(&ucsan_ctx_tls);
 		ucsan_countdown_threads_begin(&ucsan_ctx_tls);
 	}
+	/* Before the thread exists: its first access must be checked. */
+	ucsan_threads_alone_update();
 	int ret = f(t, a, thread_trampoline, ts);
 	if (ret != 0) {
 		atomic_fetch_sub_explicit(&ucsan_live_threads, 1, memory_order_relaxed);
+		ucsan_threads_alone_update();
 		free(ts);
 	}
 	return ret;
@@ -151,6 +204,9 @@ UCSAN_EXPORT int pthread_create(pthread_t *t, const pthread_attr_t *a, start_fn 
 void ucsan_threads_after_fork(void)
 {
 	atomic_store_explicit(&ucsan_live_threads, 1, memory_order_relaxed);
+	atomic_store_explicit(&special_threads, special_counted ? 1 : 0, memory_order_relaxed);
+	atomic_store_explicit(&alone_lock, NULL, memory_order_relaxed);
+	ucsan_threads_alone_update();
 	ucsan_sites_after_fork();
 	ucsan_thread_info_after_fork();
 }

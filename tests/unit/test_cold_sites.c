@@ -446,20 +446,21 @@ static void *idle_thread(void *arg)
 
 int main(void)
 {
-	/* One thread: a site is done with at once, and nothing is watched. */
+	/* One thread: its accesses return at once (the gate says it is
+	 * alone), so nothing is watched and the site table is untouched. */
 	long w0 = watches();
 	int warm0 = warm_sites();
+	CHECK("alone_gate_set", gate_alone(atomic_load(&ucsan_hot.gate)));
 	site_one(&shared_a);
-	CHECK("alone_marks_warm", warm_sites() == warm0 + 1);
+	CHECK("alone_leaves_sites", warm_sites() == warm0);
 	CHECK("alone_never_watches", watches() == w0);
-	site_one(&shared_a);
-	CHECK("warm_site_stays_warm", warm_sites() == warm0 + 1);
 
 	/* The first thread created makes the creator's sites cold again. */
 	pthread_t idle;
 	pthread_create(&idle, NULL, idle_thread, NULL);
 	CHECK("going_multithreaded_resets", warm_sites() == 0);
 	CHECK("live_threads_counted", atomic_load(&ucsan_live_threads) == 2);
+	CHECK("second_thread_clears_alone", !gate_alone(atomic_load(&ucsan_hot.gate)));
 
 	/* Two threads: a site's first run is watched once, then it is warm. */
 	w0 = watches();
@@ -638,5 +639,11 @@ int main(void)
 	CHECK("read_after_sleep_watches_as_long", slept[3]);
 	pthread_join(idle, NULL);
 	CHECK("exits_counted", atomic_load(&ucsan_live_threads) == 1);
+	CHECK("last_exit_sets_alone", gate_alone(atomic_load(&ucsan_hot.gate)));
+	/* Annotation state keeps even a lone thread's accesses checked. */
+	ucsan_atomic_next(1);
+	CHECK("special_clears_alone", !gate_alone(atomic_load(&ucsan_hot.gate)));
+	site_one(&shared_a);
+	CHECK("special_back_to_alone", gate_alone(atomic_load(&ucsan_hot.gate)));
 	return print_results() ? 1 : 0;
 }
