@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include <limits.h>
+#include <pthread.h>
 
 #define UCSAN_BUILDING_RUNTIME 1
 #include "../include/ucsan.h"
@@ -440,6 +441,10 @@ static inline bool ucsan_single_threaded(void)
 	return atomic_load_explicit(&ucsan_live_threads, memory_order_relaxed) <= 1;
 }
 void ucsan_threads_after_fork(void);
+/* pthread_create(), or with c11_start instead of start, thrd_create()
+ * (c11_threads.c): the thread is counted and named, and starts in ours. */
+int ucsan_thread_create(pthread_t *t, const pthread_attr_t *a, void *(*start)(void *), int (*c11_start)(void *),
+			void *arg);
 /* Brings the gate's GATE_ALONE in line with the number of threads and of
  * threads with annotation state (whose accesses must reach the slow path
  * even alone: an atomic_next count, a deferred value check). */

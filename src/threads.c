@@ -77,6 +77,7 @@ typedef void *(*start_fn)(void *);
 
 struct thread_start {
 	start_fn start;
+	int (*c11_start)(void *); /* instead, for thrd_create() */
 	void *arg;
 	int creator, npcs;
 	uintptr_t pcs[UCSAN_CREATE_STACK];
@@ -132,7 +133,8 @@ static void *thread_trampoline(void *p)
 	exit_state = EXIT_PENDING;
 	void *ret;
 	pthread_cleanup_push(exit_cleanup, NULL);
-	ret = ts.start(ts.arg);
+	/* A C11 thread's int result travels as a pointer, as glibc's does. */
+	ret = ts.c11_start ? (void *)(intptr_t)ts.c11_start(ts.arg) : ts.start(ts.arg);
 	pthread_cleanup_pop(1);
 	return ret;
 }
@@ -165,6 +167,12 @@ static int (*real_create)(pthread_t *, const pthread_attr_t *, start_fn, void *)
 
 UCSAN_EXPORT int pthread_create(pthread_t *t, const pthread_attr_t *a, start_fn start, void *arg)
 {
+	return ucsan_thread_create(t, a, start, NULL, arg);
+}
+
+int ucsan_thread_create(pthread_t *t, const pthread_attr_t *a, void *(*start)(void *), int (*c11_start)(void *),
+			void *arg)
+{
 	/* Everything before pthread_create() happens before the new thread. */
 	ucsan_release_point();
 	if (!__atomic_load_n(&real_create, __ATOMIC_ACQUIRE))
@@ -177,6 +185,7 @@ UCSAN_EXPORT int pthread_create(pthread_t *t, const pthread_attr_t *a, start_fn 
 	if (!ts)
 		return EAGAIN;
 	ts->start = start;
+	ts->c11_start = c11_start;
 	ts->arg = arg;
 	/* Where the thread was made, for the reports that name it. */
 	ts->creator = ucsan_gettid();
