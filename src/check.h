@@ -94,14 +94,14 @@ static ALWAYS_INLINE void check_site(struct ucsan_ctx *ctx, const volatile void 
 static ALWAYS_INLINE void check_access(const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
 	const uint64_t gate = atomic_load_explicit(&ucsan_hot.gate, memory_order_relaxed);
-	/* Only an access near a watchpoint's page leaves: with many
-	 * threads on few CPUs some watch is nearly always armed (a watcher
-	 * preempted in its stall keeps it), and the others' accesses must not
-	 * all pay the out-of-line check meanwhile. */
 	/* Alone, the thread races with nobody: no watch, no count. (A
 	 * thread with annotation state is never let off: threads.c.) */
 	if (gate_alone(gate))
 		return;
+	/* Only an access near a watchpoint's page leaves: with many
+	 * threads on few CPUs some watch is nearly always armed (a watcher
+	 * preempted in its stall keeps it), and the others' accesses must not
+	 * all pay the out-of-line check meanwhile. */
 	if (unlikely(gate != 0) && gate_page_armed(ucsan_hot.pages, (uintptr_t)ptr)) {
 		ucsan_check_armed(ptr, size, type, ip);
 		return;
