@@ -449,6 +449,14 @@ int ucsan_thread_create(pthread_t *t, const pthread_attr_t *a, void *(*start)(vo
  * threads with annotation state (whose accesses must reach the slow path
  * even alone: an atomic_next count, a deferred value check). */
 void ucsan_threads_alone_update(void);
+/* Runs start(arg) in a thread libc made itself (sigev_threads.c), counted
+ * and named as if pthread_create() had made it in `creator` at pcs. */
+void ucsan_thread_run_foreign(void *(*start)(void *), void *arg, int creator, const uintptr_t *pcs, int npcs);
+/* A thread libc starts for the program and keeps until exit, past the
+ * interposer (the helper that starts SIGEV_THREAD notifications): from now
+ * on the process is never alone. One bit per kind. */
+enum { HIDDEN_TIMER_HELPER = 1, HIDDEN_MQ_HELPER = 2 };
+void ucsan_threads_add_hidden(unsigned kind);
 void ucsan_threads_special_changed(bool special);
 
 

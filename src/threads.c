@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 
@@ -119,11 +120,11 @@ static void exit_deferred(void *unused)
 	}
 }
 
-static void *thread_trampoline(void *p)
+/* A counted thread's life: named, its start noted, ended by thread_exit()
+ * however it ends (return, pthread_exit(), cancellation). */
+static void *run_thread(const struct thread_start *ts)
 {
-	struct thread_start ts = *(struct thread_start *)p;
-	free(p);
-	ucsan_thread_info_register(ts.creator, ts.pcs, ts.npcs);
+	ucsan_thread_info_register(ts->creator, ts->pcs, ts->npcs);
 	/* Whether it starts parked on a write stall (cold_sites.c) is a
 	 * question about its start: a thread that sleeps first -- a timer --
 	 * reaches its first access long after, maybe during another stall.
@@ -134,9 +135,27 @@ static void *thread_trampoline(void *p)
 	void *ret;
 	pthread_cleanup_push(exit_cleanup, NULL);
 	/* A C11 thread's int result travels as a pointer, as glibc's does. */
-	ret = ts.c11_start ? (void *)(intptr_t)ts.c11_start(ts.arg) : ts.start(ts.arg);
+	ret = ts->c11_start ? (void *)(intptr_t)ts->c11_start(ts->arg) : ts->start(ts->arg);
 	pthread_cleanup_pop(1);
 	return ret;
+}
+
+static void *thread_trampoline(void *p)
+{
+	struct thread_start ts = *(struct thread_start *)p;
+	free(p);
+	return run_thread(&ts);
+}
+
+void ucsan_thread_run_foreign(void *(*start)(void *), void *arg, int creator, const uintptr_t *pcs, int npcs)
+{
+	struct thread_start ts = { .start = start, .arg = arg, .creator = creator };
+	ts.npcs = npcs < UCSAN_CREATE_STACK ? npcs : UCSAN_CREATE_STACK;
+	memcpy(ts.pcs, pcs, (size_t)ts.npcs * sizeof(ts.pcs[0]));
+	/* Counted only now: its first access is its own, after this. */
+	atomic_fetch_add(&ucsan_live_threads, 1);
+	ucsan_threads_alone_update();
+	run_thread(&ts);
 }
 
 #ifdef __GLIBC__
@@ -165,6 +184,28 @@ UCSAN_EXPORT int __cxa_thread_atexit_impl(void (*dtor)(void *), void *obj, void 
 
 static int (*real_create)(pthread_t *, const pthread_attr_t *, start_fn, void *);
 
+/* The calling thread is about to have company. */
+static void count_new_thread(void)
+{
+	/* The creator's code sites ran while it was alone and were never
+	 * watched: from now on they can race, so they are cold again. */
+	if (atomic_fetch_add_explicit(&ucsan_live_threads, 1, memory_order_relaxed) == 1) {
+		ucsan_sites_reset(&ucsan_ctx_tls);
+		ucsan_countdown_threads_begin(&ucsan_ctx_tls);
+	}
+	ucsan_threads_alone_update();
+}
+
+/* Kinds of threads libc keeps for the program until exit (each counted
+ * once, for good; none survives fork). */
+static _Atomic unsigned hidden_threads;
+
+void ucsan_threads_add_hidden(unsigned kind)
+{
+	if (!(atomic_fetch_or(&hidden_threads, kind) & kind))
+		count_new_thread();
+}
+
 UCSAN_EXPORT int pthread_create(pthread_t *t, const pthread_attr_t *a, start_fn start, void *arg)
 {
 	return ucsan_thread_create(t, a, start, NULL, arg);
@@ -192,14 +233,8 @@ int ucsan_thread_create(pthread_t *t, const pthread_attr_t *a, void *(*start)(vo
 	ucsan_ctx_tls.disable_count++;
 	ts->npcs = ucsan_stack_capture(ts->pcs, UCSAN_CREATE_STACK);
 	ucsan_ctx_tls.disable_count--;
-	/* The creator's code sites ran while it was alone and were never
-	 * watched: from now on they can race, so they are cold again. */
-	if (atomic_fetch_add_explicit(&ucsan_live_threads, 1, memory_order_relaxed) == 1) {
-		ucsan_sites_reset(&ucsan_ctx_tls);
-		ucsan_countdown_threads_begin(&ucsan_ctx_tls);
-	}
 	/* Before the thread exists: its first access must be checked. */
-	ucsan_threads_alone_update();
+	count_new_thread();
 	int ret = f(t, a, thread_trampoline, ts);
 	if (ret != 0) {
 		atomic_fetch_sub_explicit(&ucsan_live_threads, 1, memory_order_relaxed);
@@ -213,6 +248,7 @@ int ucsan_thread_create(pthread_t *t, const pthread_attr_t *a, void *(*start)(vo
 void ucsan_threads_after_fork(void)
 {
 	atomic_store_explicit(&ucsan_live_threads, 1, memory_order_relaxed);
+	atomic_store_explicit(&hidden_threads, 0, memory_order_relaxed);
 	atomic_store_explicit(&special_threads, special_counted ? 1 : 0, memory_order_relaxed);
 	atomic_store_explicit(&alone_lock, NULL, memory_order_relaxed);
 	ucsan_threads_alone_update();

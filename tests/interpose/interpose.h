@@ -365,6 +365,15 @@ static E2E_UNUSED void ip_note(struct ip_log *l, const char *what, long ret, int
 	}
 }
 
+/* Log a call's result (as a number) and errno, errno preset to the
+ * sentinel. */
+#define IP_CALL(log, what, expr)                                               \
+	do {                                                                   \
+		errno = IP_SENTINEL;                                           \
+		long r_ = (long)(expr);                                        \
+		ip_note(log, what, r_, errno, NULL);                           \
+	} while (0)
+
 static E2E_UNUSED const char *ip_mask_str(const struct ip_step *s, char *buf, size_t size)
 {
 	size_t used = 0;

@@ -58,13 +58,7 @@ static void *program_sym(const char *name)
 
 static struct ip_log *L;
 
-/* Log a result (as a number) and errno, errno preset to the sentinel. */
-#define CALL(what, expr)                                                                                   \
-	do {                                                                                               \
-		errno = IP_SENTINEL;                                                                       \
-		long r_ = (long)(expr);                                                                    \
-		ip_note(L, what, r_, errno, NULL);                                                         \
-	} while (0)
+#define CALL(what, expr) IP_CALL(L, what, expr)
 #define NOTE(what, value) ip_note(L, what, (long)(value), 0, NULL)
 
 /* Properties of a block that do not depend on where it is: there, at

@@ -41,13 +41,7 @@ struct fns {
 static const struct fns *F; /* the world the running scenario uses */
 static struct ip_log *L;
 
-/* Log a call's result and errno (errno preset to the sentinel). */
-#define CALL(what, expr)                                                                           \
-	do {                                                                                       \
-		errno = IP_SENTINEL;                                                               \
-		long r_ = (long)(expr);                                                            \
-		ip_note(L, what, r_, errno, NULL);                                                 \
-	} while (0)
+#define CALL(what, expr) IP_CALL(L, what, expr)
 
 static void sleeps(void)
 {

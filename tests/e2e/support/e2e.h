@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,18 @@ static E2E_UNUSED double e2e_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* A notification that runs fn(value) in a thread libc makes for it. */
+static E2E_UNUSED struct sigevent e2e_sigev_thread(void (*fn)(union sigval), int value)
+{
+	struct sigevent ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.sigev_notify = SIGEV_THREAD;
+	ev.sigev_notify_function = fn;
+	ev.sigev_value.sival_int = value;
+	return ev;
 }
 
 static E2E_UNUSED void e2e_sleep_ms(long ms)
