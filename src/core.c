@@ -1055,7 +1055,7 @@ void ucsan_check_range(const volatile void *ptr, size_t size, int type, uintptr_
 	const long chunks = (long)((size + UCSAN_SLOT_RANGE - 1) / UCSAN_SLOT_RANGE);
 	long *const lane = &ctx->lanes[site_lane(ip)];
 	const uint64_t gate = atomic_load_explicit(&ucsan_hot.gate, memory_order_relaxed);
-	if (gate_alone(gate) && !ctx->special)
+	if (gate_alone(gate))
 		return;
 	if (!(type & UCSAN_ACCESS_ATOMIC) && gate == 0 && *lane > chunks &&
 	    ucsan_ctx_sites(ctx)[site_index(ip)] == SITE_WARM) {

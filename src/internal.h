@@ -447,8 +447,10 @@ int ucsan_thread_create(pthread_t *t, const pthread_attr_t *a, void *(*start)(vo
 			void *arg);
 /* Brings the gate's GATE_ALONE in line with the number of threads and of
  * threads with annotation state (whose accesses must reach the slow path
- * even alone: an atomic_next count, a deferred value check). */
+ * even alone: an atomic_next count, a deferred value check); the latter
+ * told by ucsan_ctx_update_special(). */
 void ucsan_threads_alone_update(void);
+void ucsan_threads_special_changed(bool special);
 /* Runs start(arg) in a thread libc made itself (sigev_threads.c), counted
  * and named as if pthread_create() had made it in `creator` at pcs. */
 void ucsan_thread_run_foreign(void *(*start)(void *), void *arg, int creator, const uintptr_t *pcs, int npcs);
@@ -457,7 +459,6 @@ void ucsan_thread_run_foreign(void *(*start)(void *), void *arg, int creator, co
  * on the process is never alone. One bit per kind. */
 enum { HIDDEN_TIMER_HELPER = 1, HIDDEN_MQ_HELPER = 2 };
 void ucsan_threads_add_hidden(unsigned kind);
-void ucsan_threads_special_changed(bool special);
 
 
 NOINLINE void ucsan_found_watchpoint(const volatile void *ptr, size_t size, int type, uintptr_t ip,

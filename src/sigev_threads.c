@@ -78,10 +78,15 @@ static struct sigev_entry *entry_for(const struct sigevent *evp)
 	return NULL;
 }
 
+static bool thread_notification(const struct sigevent *evp)
+{
+	return evp && evp->sigev_notify == SIGEV_THREAD;
+}
+
 /* The request libc gets: ours for a SIGEV_THREAD one, else evp itself. */
 static const struct sigevent *wrap(const struct sigevent *evp, struct sigevent *copy)
 {
-	if (!evp || evp->sigev_notify != SIGEV_THREAD || !evp->sigev_notify_function)
+	if (!thread_notification(evp) || !evp->sigev_notify_function)
 		return evp;
 	struct sigev_entry *e;
 	UCSAN_KEEP_ERRNO(e = entry_for(evp));
@@ -102,7 +107,7 @@ UCSAN_EXPORT int timer_create(clockid_t clk, struct sigevent *restrict evp, time
 	struct sigevent copy;
 	const struct sigevent *ev = wrap(evp, &copy);
 	const int ret = f(clk, (struct sigevent *)ev, timerid);
-	if (ret == 0 && evp && evp->sigev_notify == SIGEV_THREAD)
+	if (ret == 0 && thread_notification(evp))
 		UCSAN_KEEP_ERRNO(ucsan_threads_add_hidden(HIDDEN_TIMER_HELPER));
 	return ret;
 }
@@ -116,7 +121,7 @@ UCSAN_EXPORT int mq_notify(mqd_t mq, const struct sigevent *evp)
 	struct sigevent copy;
 	const struct sigevent *ev = wrap(evp, &copy);
 	const int ret = f(mq, ev);
-	if (ret == 0 && evp && evp->sigev_notify == SIGEV_THREAD)
+	if (ret == 0 && thread_notification(evp))
 		UCSAN_KEEP_ERRNO(ucsan_threads_add_hidden(HIDDEN_MQ_HELPER));
 	return ret;
 }

@@ -84,6 +84,26 @@ struct thread_start {
 	uintptr_t pcs[UCSAN_CREATE_STACK];
 };
 
+/* The calling thread is about to have company (or is the company: a
+ * thread libc made, counted at its start). */
+static void count_new_thread(void)
+{
+	/* The creator's code sites ran while it was alone and were never
+	 * watched: from now on they can race, so they are cold again. */
+	if (atomic_fetch_add(&ucsan_live_threads, 1) == 1) {
+		ucsan_sites_reset(&ucsan_ctx_tls);
+		ucsan_countdown_threads_begin(&ucsan_ctx_tls);
+	}
+	ucsan_threads_alone_update();
+}
+
+/* A counted thread is gone (or was never made). */
+static void count_thread_gone(void)
+{
+	atomic_fetch_sub(&ucsan_live_threads, 1);
+	ucsan_threads_alone_update();
+}
+
 /* Where this thread is in its ending. */
 enum { EXIT_NONE, EXIT_PENDING, EXIT_DEFERRED };
 static __thread int exit_state;
@@ -96,8 +116,7 @@ static void thread_exit(void)
 	ucsan_sites_release(ctx);
 	ucsan_thread_info_ended();
 	ucsan_threads_special_changed(false);
-	atomic_fetch_sub(&ucsan_live_threads, 1);
-	ucsan_threads_alone_update();
+	count_thread_gone();
 }
 
 /* The start routine returned, or pthread_exit()/cancellation unwound it. */
@@ -153,8 +172,7 @@ void ucsan_thread_run_foreign(void *(*start)(void *), void *arg, int creator, co
 	ts.npcs = npcs < UCSAN_CREATE_STACK ? npcs : UCSAN_CREATE_STACK;
 	memcpy(ts.pcs, pcs, (size_t)ts.npcs * sizeof(ts.pcs[0]));
 	/* Counted only now: its first access is its own, after this. */
-	atomic_fetch_add(&ucsan_live_threads, 1);
-	ucsan_threads_alone_update();
+	count_new_thread();
 	run_thread(&ts);
 }
 
@@ -184,17 +202,6 @@ UCSAN_EXPORT int __cxa_thread_atexit_impl(void (*dtor)(void *), void *obj, void 
 
 static int (*real_create)(pthread_t *, const pthread_attr_t *, start_fn, void *);
 
-/* The calling thread is about to have company. */
-static void count_new_thread(void)
-{
-	/* The creator's code sites ran while it was alone and were never
-	 * watched: from now on they can race, so they are cold again. */
-	if (atomic_fetch_add_explicit(&ucsan_live_threads, 1, memory_order_relaxed) == 1) {
-		ucsan_sites_reset(&ucsan_ctx_tls);
-		ucsan_countdown_threads_begin(&ucsan_ctx_tls);
-	}
-	ucsan_threads_alone_update();
-}
 
 /* Kinds of threads libc keeps for the program until exit (each counted
  * once, for good; none survives fork). */
@@ -237,8 +244,7 @@ int ucsan_thread_create(pthread_t *t, const pthread_attr_t *a, void *(*start)(vo
 	count_new_thread();
 	int ret = f(t, a, thread_trampoline, ts);
 	if (ret != 0) {
-		atomic_fetch_sub_explicit(&ucsan_live_threads, 1, memory_order_relaxed);
-		ucsan_threads_alone_update();
+		count_thread_gone();
 		free(ts);
 	}
 	return ret;
