@@ -9,6 +9,7 @@
 #include <dwarf.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <link.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -448,13 +449,52 @@ static void module_basename(Dwfl_Module *mod, char *buf, size_t len)
 	snprintf(buf, len, "%s", slash ? slash + 1 : s);
 }
 
+/* The loaded object whose segments hold addr: where it starts. */
+struct segment_search {
+	uintptr_t addr, start;
+};
+
+static int find_segment(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct segment_search *s = arg;
+	(void)size;
+	uintptr_t first = 0;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		if (ph->p_type != PT_LOAD)
+			continue;
+		const uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+		if (!first)
+			first = lo;
+		if (s->addr >= lo && s->addr - lo < ph->p_memsz) {
+			s->start = first;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* The module of a data address. The maps the modules were read from end
+ * where the file does: the rest of a large .bss is an anonymous mapping of
+ * its own, which only the object's program headers tell apart. */
+static Dwfl_Module *find_data_module(uintptr_t addr)
+{
+	Dwfl_Module *mod = find_module(addr);
+	if (mod)
+		return mod;
+	struct segment_search s = { addr, 0 };
+	if (dl_iterate_phdr(find_segment, &s) && s.start)
+		mod = find_module(s.start);
+	return mod;
+}
+
 bool ucsan_data_symbol(uintptr_t addr, char *name, size_t nlen, uintptr_t *start, size_t *size, char *module,
 		       size_t mlen)
 {
 	bool found = false;
 	if (!enter())
 		return false;
-	Dwfl_Module *mod = find_module(addr);
+	Dwfl_Module *mod = find_data_module(addr);
 	GElf_Off off = 0;
 	GElf_Sym sym;
 	const char *sname = mod ? dwfl_module_addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL) : NULL;

@@ -63,6 +63,8 @@ int main(void)
 	target = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (target == MAP_FAILED)
 		e2e_die("mmap", errno);
+#elif defined(LOC_BSS_TAIL)
+	target = &big_table.hits; /* defined by the including file */
 #endif
 	e2e_race2(writer, reader, 10000);
 	return (int)(*target & 0);
