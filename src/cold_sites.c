@@ -210,9 +210,20 @@ static bool take_turn(bool is_write, bool may_take_over, bool beside_reads, uint
  */
 _Atomic uintptr_t ucsan_cold_wake_word;
 static _Atomic uintptr_t cold_woken; /* the word last taken */
+/* Which threads took it during the stall: bit tid % 64. */
+static _Atomic uint64_t cold_takers;
+
+/* The calling thread's bit: its context may not be set up yet (a thread
+ * whose first runtime entry is an atomic access). */
+static uint64_t own_tid_bit(void)
+{
+	const int tid = ucsan_ctx_tls.tid ? ucsan_ctx_tls.tid : ucsan_gettid();
+	return 1ULL << ((unsigned)tid % 64);
+}
 
 void ucsan_cold_woken(uintptr_t word)
 {
+	atomic_fetch_or(&cold_takers, own_tid_bit());
 	if (atomic_exchange(&cold_woken, word) != word)
 		futex_wake_all(&cold_seq);
 }
@@ -233,6 +244,7 @@ static bool wake_wait_begin(struct ucsan_ctx *ctx)
 		atomic_store(&cold_woken, 0);
 	} else {
 		atomic_store(&cold_woken, 0);
+		atomic_store(&cold_takers, 0);
 		atomic_store(&ucsan_cold_wake_word, ctx->release_word);
 	}
 	ucsan_gate_hold(ctx->release_word);
@@ -466,9 +478,18 @@ static bool own_stack(const struct ucsan_ctx *ctx, const volatile void *ptr)
 /* The cold sites that count as just after a release. */
 #define RELEASE_SITES 6
 
+static void note_unpublished(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip);
+
 NOINLINE void ucsan_cold_site(const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
+	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	/* A store waiting for its publication does not age while the
+	 * thread stalls at the accesses in between. */
+	const uint64_t t0 = ctx->unpublished.ptr ? ucsan_now_ns() : 0;
 	UCSAN_KEEP_ERRNO(cold_site(ptr, size, type, ip));
+	if (t0 && ctx->unpublished.ptr)
+		ctx->unpublished.ns += ucsan_now_ns() - t0;
+	note_unpublished(ctx, ptr, size, type, ip);
 }
 
 static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t ip)
@@ -555,7 +576,7 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	/* Done with the site, and counted like any access: while the thread
 	 * is alone, or has annotation state (whose accesses the special path
 	 * handles), and for accesses that count as marked. */
-	if (times <= 0 || ctx->special || treated_as_marked(ptr, size, type, true) || ucsan_single_threaded()) {
+	if (times <= 0 || ucsan_ctx_annotated(ctx) || treated_as_marked(ptr, size, type, true) || ucsan_single_threaded()) {
 		*site = SITE_WARM;
 		count_access(ctx, ptr, size, type, ip, true);
 		return;
@@ -654,6 +675,123 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 		ctx->cold_preempted = false;
 		*site = before | SITE_RETRY;
 	}
+}
+
+/* === Relaxed publication ===
+ *
+ * A plain store handed over by a relaxed atomic store after it (a "ready"
+ * flag, a ring's index, stored relaxed "since x86 keeps stores in order")
+ * is a data race with the reader that takes the flag and reads the data:
+ * nothing orders the two. It is never concurrent in time, though -- the
+ * reader comes only once the flag is set -- so a watch before the store
+ * cannot meet it. So the thread's last plain store at a cold site is kept
+ * (the thread is special meanwhile, so that it sees its next accesses)
+ * until a release of its own (ucsan_release_point()), another store, or a
+ * few reads follow it; a relaxed store or read-modify-write soon after it
+ * watches that store once more, as if it were still in flight, with a
+ * stall that waits for the flag's taker. Only an access by a thread that
+ * had taken the flag (an atomic access to it during the stall) is
+ * reported. A publication the runtime cannot see -- an unlock in inline
+ * asm, a barrier inside an uninstrumented library -- has the program's
+ * stores between the two (the rest of its critical section), or is
+ * between threads that do not take the flag before the data; and a
+ * process with an OpenMP runtime, whose fork and barriers are such
+ * publications between the very accesses of its parallel regions, keeps
+ * nothing.
+ */
+
+/* A relaxed store later than this after the plain one publishes something
+ * else (a counter bumped at the end of the job). */
+#define UNPUBLISHED_NS 200000
+
+static void note_unpublished(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip)
+{
+	if (!(type & UCSAN_ACCESS_WRITE) || (type & (UCSAN_ACCESS_ATOMIC | UCSAN_ACCESS_ASSERT)) ||
+	    !ucsan_opts.cold_relaxed_stores || !ctx->initialized || ctx->disable_count || ctx->signal_depth ||
+	    ucsan_ctx_annotated(ctx) || own_stack(ctx, ptr) || ucsan_single_threaded() || ucsan_omp_present())
+		return;
+	ctx->unpublished.ptr = ptr;
+	ctx->unpublished.size = size;
+	ctx->unpublished.ip = ip;
+	ctx->unpublished.ns = ucsan_now_ns();
+	ctx->unpublished.reads = 0;
+	ucsan_ctx_update_special(ctx);
+}
+
+/* Reads between the store and the flag, the pointer to the flag's object
+ * reloaded, say; a store to memory not its own stack is something else
+ * being done, which may be the publication in a form the runtime does not
+ * see (an unlock in inline asm). */
+#define UNPUBLISHED_READS 8
+
+void ucsan_cold_unpublished_access(struct ucsan_ctx *ctx, const volatile void *ptr, int type)
+{
+	if (ctx->unpublished.ptr && !ctx->disable_count) {
+		const bool other_store = (type & UCSAN_ACCESS_WRITE) && !(type & UCSAN_ACCESS_ATOMIC) &&
+					 !own_stack(ctx, ptr);
+		if (other_store || ++ctx->unpublished.reads > UNPUBLISHED_READS)
+			ctx->unpublished.ptr = NULL;
+	}
+	if (!ctx->unpublished.ptr)
+		ucsan_ctx_update_special(ctx);
+}
+
+bool ucsan_cold_took_flag(void)
+{
+	return (atomic_load(&cold_takers) & own_tid_bit()) != 0;
+}
+
+bool ucsan_cold_report_allowed(bool took)
+{
+	return !ucsan_ctx_tls.publish_word || took;
+}
+
+static void relaxed_store(const volatile void *word)
+{
+	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	const volatile void *const ptr = ctx->unpublished.ptr;
+	const size_t size = ctx->unpublished.size;
+	const uintptr_t ip = ctx->unpublished.ip;
+	ctx->unpublished.ptr = NULL;
+	ucsan_ctx_update_special(ctx);
+	if (ctx->disable_count || ctx->signal_depth || ucsan_ctx_annotated(ctx) || ucsan_single_threaded() ||
+	    !atomic_load_explicit(&ucsan_enabled, memory_order_relaxed))
+		return;
+	/* The flag itself, or a store the flag lies in. */
+	if ((uintptr_t)word < (uintptr_t)ptr + size && (uintptr_t)ptr < (uintptr_t)word + 16)
+		return;
+	const uint64_t now = ucsan_now_ns();
+	if (now - ctx->unpublished.ns > UNPUBLISHED_NS)
+		return;
+	struct process_budget *const budget = budget_for(ctx, now, true, false);
+	if (!budget || !take_turn(true, true, false, now, &ctx->cold_turn))
+		return;
+	long us = ucsan_opts.cold_udelay;
+	if (ucsan_opts.delay_randomize && us >= 4)
+		us = us / 4 + (long)(ucsan_rand32(ctx) % (uint32_t)(us * 7 / 4));
+	const uintptr_t release_word = ctx->release_word;
+	ctx->release_word = (uintptr_t)word;
+	ctx->publish_word = (uintptr_t)word;
+	ctx->cold_wake = ucsan_opts.cold_release_wait_us > 0 ? COLD_WAKE_STORE : COLD_WAKE_NONE;
+	ctx->cold_stalled_ns = 0;
+	atomic_fetch_add(&cold_stalls, 1);
+	/* Scoped: a store performed already, which only an access from
+	 * another thread can reveal (no value to compare). */
+	ucsan_watch(ctx, ptr, size, UCSAN_ACCESS_WRITE | UCSAN_ACCESS_SCOPED, ip, us, true);
+	stalls_done(&cold_stalls);
+	end_turn(ctx->cold_turn);
+	ctx->cold_wake = COLD_WAKE_NONE;
+	ctx->publish_word = 0;
+	ctx->release_word = release_word;
+	ctx->cold_preempted = false;
+	ctx->cold_tokens_ns -= (int64_t)ctx->cold_stalled_ns;
+	atomic_fetch_add_explicit(&budget->spent_ns, ctx->cold_stalled_ns, memory_order_relaxed);
+	ctx->cold_start_ns = ucsan_now_ns();
+}
+
+NOINLINE void ucsan_cold_relaxed_store(const volatile void *word)
+{
+	UCSAN_KEEP_ERRNO(relaxed_store(word));
 }
 
 /* Called now and then (on sampled watches): a thread whose budget ran

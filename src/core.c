@@ -260,9 +260,7 @@ void ucsan_ctx_set_countdown(struct ucsan_ctx *ctx, long n)
 
 void ucsan_ctx_update_special(struct ucsan_ctx *ctx)
 {
-	bool special = ctx->atomic_nest_count > 0 || ctx->in_flat_atomic || ctx->atomic_next > 0 ||
-		       ctx->access_mask != 0 || ctx->scoped != NULL || ctx->reorder.size != 0 ||
-		       ctx->value_check != NULL;
+	const bool special = ucsan_ctx_annotated(ctx) || ctx->unpublished.ptr != NULL;
 	if (special == ctx->special)
 		return;
 	ucsan_threads_special_changed(special);
@@ -677,6 +675,9 @@ static void retire_reorder(struct ucsan_ctx *ctx)
 void ucsan_barrier(enum ucsan_barrier kind)
 {
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	/* Orders earlier stores: none is left to a relaxed store to publish. */
+	if (kind != BARRIER_RMB)
+		ctx->unpublished.ptr = NULL;
 	if (!ctx->reorder.size)
 		return;
 	const int t = ctx->reorder.type;
@@ -777,7 +778,10 @@ static bool watch_now(struct ucsan_ctx *ctx, const volatile void *ptr, size_t si
 	ctx->disable_count--;
 	if (block)
 		ucsan_signals_restore(&old);
-	look_again(ctx, ptr, size, type, ip);
+	/* A relaxed publication's store was made before its watch: no access
+	 * of it comes after the stall (cold_sites.c). */
+	if (!ctx->publish_word)
+		look_again(ctx, ptr, size, type, ip);
 	return true;
 }
 
@@ -859,6 +863,7 @@ static void check_scoped_accesses(struct ucsan_ctx *ctx)
 static void special_path(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
 	lanes_fill(ctx, UCSAN_SPECIAL_SKIP);
+	ucsan_cold_unpublished_access(ctx, ptr, type);
 	if (!in_atomic_region(ctx, type) && --ctx->saved_skip < 0) {
 		ctx->saved_skip = sample(ctx, ptr, size, type, ip);
 	}
@@ -872,6 +877,7 @@ static void special_path(struct ucsan_ctx *ctx, const volatile void *ptr, size_t
 static void special_marked(void)
 {
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	ucsan_cold_unpublished_access(ctx, NULL, UCSAN_ACCESS_ATOMIC);
 	if (ctx->value_check)
 		ucsan_value_check_run(ctx, false);
 	check_reorder(ctx);

@@ -201,6 +201,19 @@ struct ucsan_ctx {
 	/* A value check left for this thread's next runtime entry (report.c's
 	 * deferred value checks), or NULL. */
 	struct ucsan_value_check *value_check;
+	/* The thread's last plain store at a cold site, while no release of
+	 * its own has followed it (ptr NULL: none), and when it was made: a
+	 * relaxed atomic store soon after may be what hands it to another
+	 * thread, unordered (cold_sites.c, ucsan_cold_relaxed_store()). */
+	struct {
+		const volatile void *ptr;
+		size_t size;
+		uintptr_t ip;
+		uint64_t ns;
+		int reads; /* plain reads and marked accesses since */
+	} unpublished;
+	/* While that store is watched: the word the relaxed store wrote. */
+	uintptr_t publish_word;
 
 	/* The thread's code-site table (cold_sites.c), as an offset from
 	 * ucsan_sites_cold: one byte per bucket (site_index()), how often the
@@ -315,6 +328,12 @@ static inline void ucsan_cold_taken(const volatile void *word)
 	if (unlikely((uintptr_t)word == atomic_load_explicit(&ucsan_cold_wake_word, memory_order_relaxed)))
 		ucsan_cold_woken((uintptr_t)word);
 }
+/* Has the calling thread taken the flag of the relaxed publication being
+ * watched (ucsan_cold_taken())? And may the watcher report an access made
+ * by a thread that had (`took`) or had not: only if it had, when the watch
+ * is of such a publication. */
+bool ucsan_cold_took_flag(void);
+bool ucsan_cold_report_allowed(bool took);
 /* A page held in the gate while its word is waited for (core.c). */
 void ucsan_gate_hold(uintptr_t addr);
 void ucsan_gate_let_go(uintptr_t addr);
@@ -362,6 +381,8 @@ struct ucsan_thread_info {
  * -1; ucsan_omp_init() finds the OpenMP runtime at start-up. */
 void ucsan_omp_init(void);
 int ucsan_omp_thread(void);
+/* Has the process an OpenMP runtime (found at start-up)? */
+bool ucsan_omp_present(void);
 void ucsan_thread_info_register(int creator, const uintptr_t *pcs, int npcs);
 void ucsan_thread_info_ended(void);
 void ucsan_thread_info_after_fork(void);
@@ -474,9 +495,19 @@ UCSAN_FOR_ENTRY void ucsan_entry_attach(struct ucsan_ctx *ctx, struct ucsan_hot 
 					const void *text_start, const void *text_end, unsigned abi);
 /* How many executables' entry points attached (0 or 1), for tests. */
 UCSAN_EXPORT int __ucsan_debug_entry_attached(void);
-#define UCSAN_ENTRY_ABI 13
-/* Enter or leave special mode after annotation state changed. */
+#define UCSAN_ENTRY_ABI 14
+/* Enter or leave special mode after annotation state changed (or a store
+ * began or stopped waiting for its publication: cold_sites.c). */
 void ucsan_ctx_update_special(struct ucsan_ctx *ctx);
+/* Does the thread have annotation state? */
+static inline bool ucsan_ctx_annotated(const struct ucsan_ctx *ctx)
+{
+	return ctx->atomic_nest_count > 0 || ctx->in_flat_atomic || ctx->atomic_next > 0 || ctx->access_mask != 0 ||
+	       ctx->scoped != NULL || ctx->reorder.size != 0 || ctx->value_check != NULL;
+}
+/* An access of a special thread while a store waits for its publication:
+ * only reads may come between the two (cold_sites.c). */
+void ucsan_cold_unpublished_access(struct ucsan_ctx *ctx, const volatile void *ptr, int type);
 /* The thread's countdown to its next sampled access, wherever it is kept. */
 long ucsan_ctx_countdown(const struct ucsan_ctx *ctx);
 void ucsan_ctx_set_countdown(struct ucsan_ctx *ctx, long n);
@@ -500,6 +531,7 @@ static inline void ucsan_release_point(void)
 {
 	if (unlikely(ucsan_ctx_tls.reorder.size != 0))
 		ucsan_barrier(BARRIER_RELEASE);
+	ucsan_ctx_tls.unpublished.ptr = NULL;
 }
 /* The memory order of an atomic operation, for the barrier it implies. */
 static inline void ucsan_atomic_order(int mo)
@@ -516,6 +548,15 @@ static inline void ucsan_atomic_publish(int mo, const volatile void *a)
 		ucsan_release_point();
 		ucsan_ctx_tls.released = (uintptr_t)a;
 	}
+}
+/* A store or read-modify-write performed that did not release (one that
+ * did cleared `unpublished` before it ran): a plain store just before it
+ * may have been handed over unordered (cold_sites.c). */
+UCSAN_FOR_ENTRY NOINLINE void ucsan_cold_relaxed_store(const volatile void *word);
+static inline void ucsan_atomic_stored(const volatile void *a)
+{
+	if (unlikely(ucsan_ctx_tls.unpublished.ptr != NULL))
+		ucsan_cold_relaxed_store(a);
 }
 /* Checks any size, splitting what one watchpoint cannot encode. */
 UCSAN_FOR_ENTRY void ucsan_check_range(const volatile void *ptr, size_t size, int type, uintptr_t ip);

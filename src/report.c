@@ -28,6 +28,7 @@ struct access_info {
 	int cpu;
 	uintptr_t ip; /* for scoped checks: where the scope was opened */
 	bool in_signal; /* made by a signal handler that interrupted the thread */
+	bool took_flag; /* its thread had taken the watcher's published flag (cold_sites.c) */
 	int omp_thread; /* the OpenMP thread number in a parallel region, or -1 */
 	/* An access to the thread's own stack: the frame holding the address
 	 * (an address in its function, its call frame address), or 0. */
@@ -227,7 +228,16 @@ static void print_reordered_to(struct sbuf *sb, uintptr_t pc)
 	int k = ucsan_symbolize(pc, 1, fr, 16, strbuf, sizeof(strbuf));
 	const struct ucsan_frame *real = k > 0 ? &fr[k - 1] : NULL;
 	ucsan_sb_printf(sb, "  |\n  +-> reordered to:");
-	if (real && real->func) {
+	/* Inlined: the innermost line of the program's own (not a system
+	 * header's, such as std::atomic's store) is the one that says where. */
+	int j = 0;
+	while (j < k - 1 && (!fr[j].file || !strncmp(fr[j].file, "/usr/include/", 13)))
+		j++;
+	if (j < k - 1 && fr[j].func) {
+		ucsan_sb_printf(sb, " %s", fr[j].func);
+		print_frame_location(sb, &fr[j]);
+		ucsan_sb_printf(sb, " [inline]");
+	} else if (real && real->func) {
 		ucsan_sb_printf(sb, " %s+0x%lx/0x%lx", real->func, (unsigned long)real->offset, (unsigned long)real->size);
 		print_frame_location(sb, real);
 	} else {
@@ -827,6 +837,7 @@ void ucsan_report_set_info(const volatile void *ptr, size_t size, int type, uint
 	atomic_store_explicit(&oi->state, INFO_FILLING, memory_order_relaxed);
 	fill_access_info(&oi->ai, ptr, size, type, ip);
 	oi->ai.in_signal = in_signal || ucsan_ctx_tls.signal_depth > 0;
+	oi->ai.took_flag = ucsan_cold_took_flag();
 	oi->npcs = ucsan_stack_capture(oi->pcs, UCSAN_MAX_STACK);
 	atomic_store_explicit(&oi->state, INFO_READY, memory_order_release);
 }
@@ -854,6 +865,9 @@ void ucsan_report_known_origin(const volatile void *ptr, size_t size, int type, 
 		ucsan_counter_add(CTR_ENCODING_FALSE_POSITIVES, 1);
 		goto out;
 	}
+	/* A relaxed publication's store: only the flag's taker counts. */
+	if (!ucsan_cold_report_allowed(oi->ai.took_flag))
+		goto out;
 	/* An assertion holds whatever the values, and a reordered access
 	 * (weak_memory) was performed long before: no value change to wait
 	 * for. Always report. */

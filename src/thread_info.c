@@ -170,6 +170,11 @@ void ucsan_omp_init(void)
 	omp_in_parallel = (int (*)(void))dlsym(RTLD_DEFAULT, "omp_in_parallel");
 }
 
+bool ucsan_omp_present(void)
+{
+	return omp_in_parallel != NULL;
+}
+
 int ucsan_omp_thread(void)
 {
 	if (!omp_thread_num || !omp_in_parallel || !omp_in_parallel())

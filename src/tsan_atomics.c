@@ -39,17 +39,21 @@ static ALWAYS_INLINE int mo_of(int mo)
 	case mo_relaxed: __atomic_store_n(a, v, __ATOMIC_RELAXED); break;        \
 	case mo_release: __atomic_store_n(a, v, __ATOMIC_RELEASE); break;        \
 	default: __atomic_store_n(a, v, __ATOMIC_SEQ_CST); break;                \
-	}
+	}                                                                        \
+	ucsan_atomic_stored(a);
 
 #define DO_RMW(builtin, a, v, mo)                                                \
+	__typeof__(v) r_;                                                        \
 	switch (mo_of(mo)) {                                                     \
-	case mo_relaxed: return builtin(a, v, __ATOMIC_RELAXED);                 \
-	case mo_consume: return builtin(a, v, __ATOMIC_CONSUME);                 \
-	case mo_acquire: return builtin(a, v, __ATOMIC_ACQUIRE);                 \
-	case mo_release: return builtin(a, v, __ATOMIC_RELEASE);                 \
-	case mo_acq_rel: return builtin(a, v, __ATOMIC_ACQ_REL);                 \
-	default: return builtin(a, v, __ATOMIC_SEQ_CST);                         \
-	}
+	case mo_relaxed: r_ = builtin(a, v, __ATOMIC_RELAXED); break;            \
+	case mo_consume: r_ = builtin(a, v, __ATOMIC_CONSUME); break;            \
+	case mo_acquire: r_ = builtin(a, v, __ATOMIC_ACQUIRE); break;            \
+	case mo_release: r_ = builtin(a, v, __ATOMIC_RELEASE); break;            \
+	case mo_acq_rel: r_ = builtin(a, v, __ATOMIC_ACQ_REL); break;            \
+	default: r_ = builtin(a, v, __ATOMIC_SEQ_CST); break;                    \
+	}                                                                        \
+	ucsan_atomic_stored(a);                                                  \
+	return r_;
 
 /* The failure order may not be a release and, for the compilers we build
  * with, not stronger than the success order: clamp to the nearest valid. */
@@ -87,6 +91,18 @@ static ALWAYS_INLINE int mo_of(int mo)
 	}
 
 #define DEFINE_ATOMICS(T, n)                                                                   \
+	/* A compare-exchange that succeeded stored. */                                        \
+	static ALWAYS_INLINE bool do_cas_##n(volatile T *a, T *c, T v, bool weak, int mo, int fmo)  \
+	{                                                                                      \
+		DO_CAS(a, c, v, weak, mo, fmo)                                                 \
+	}                                                                                      \
+	static ALWAYS_INLINE bool cas_##n(volatile T *a, T *c, T v, bool weak, int mo, int fmo)  \
+	{                                                                                      \
+		const bool ok = do_cas_##n(a, c, v, weak, mo, fmo);                            \
+		if (ok)                                                                        \
+			ucsan_atomic_stored(a);                                                \
+		return ok;                                                                     \
+	}                                                                                      \
 	UCSAN_EXPORT T __tsan_atomic##n##_load(const volatile T *a, int mo)                       \
 	{                                                                                      \
 		ucsan_atomic_order(mo);                                                        \
@@ -111,26 +127,22 @@ static ALWAYS_INLINE int mo_of(int mo)
 	{                                                                                      \
 		ucsan_atomic_publish(mo, a);                                                   \
 		check_access(a, sizeof(T), RMW_T, 0);                                \
-		DO_CAS(a, c, v, 0, mo, fmo)                                                    \
+		return cas_##n(a, c, v, false, mo, fmo);                                       \
 	}                                                                                      \
 	UCSAN_EXPORT int __tsan_atomic##n##_compare_exchange_weak(volatile T *a, T *c, T v,       \
 								int mo, int fmo)              \
 	{                                                                                      \
 		ucsan_atomic_publish(mo, a);                                                   \
 		check_access(a, sizeof(T), RMW_T, 0);                                \
-		DO_CAS(a, c, v, 1, mo, fmo)                                                    \
+		return cas_##n(a, c, v, true, mo, fmo);                                         \
 	}                                                                                      \
 	/* Returns the old value; the comparand is taken by value. */                         \
-	static ALWAYS_INLINE bool cas_val_##n(volatile T *a, T *c, T v, int mo, int fmo)        \
-	{                                                                                      \
-		DO_CAS(a, c, v, 0, mo, fmo)                                                    \
-	}                                                                                      \
 	UCSAN_EXPORT T __tsan_atomic##n##_compare_exchange_val(volatile T *a, T c, T v, int mo,   \
 							     int fmo)                         \
 	{                                                                                      \
 		ucsan_atomic_publish(mo, a);                                                   \
 		check_access(a, sizeof(T), RMW_T, 0);                                \
-		cas_val_##n(a, &c, v, mo, fmo);                                                \
+		cas_##n(a, &c, v, false, mo, fmo);                                                  \
 		return c;                                                                      \
 	}
 

@@ -269,7 +269,9 @@ UCSAN_EXPORT void AnnotateFlushExpectedRaces(const char *file, int line)
 	(void)file, (void)line;
 }
 
-/* === Happens-before: nothing to record === */
+/* === Happens-before: nothing to record ===
+ * A release is still one for the thread's own bookkeeping: the plain store
+ * it publishes is not handed over by a relaxed store after it. */
 
 UCSAN_EXPORT void __tsan_acquire(void *addr)
 {
@@ -279,11 +281,13 @@ UCSAN_EXPORT void __tsan_acquire(void *addr)
 UCSAN_EXPORT void __tsan_release(void *addr)
 {
 	(void)addr;
+	ucsan_release_point();
 }
 
 UCSAN_EXPORT void AnnotateHappensBefore(const char *file, int line, const volatile void *obj)
 {
 	(void)file, (void)line, (void)obj;
+	ucsan_release_point();
 }
 
 UCSAN_EXPORT void AnnotateHappensAfter(const char *file, int line, const volatile void *obj)
@@ -294,6 +298,7 @@ UCSAN_EXPORT void AnnotateHappensAfter(const char *file, int line, const volatil
 UCSAN_EXPORT void WTFAnnotateHappensBefore(const char *file, int line, const volatile void *obj)
 {
 	(void)file, (void)line, (void)obj;
+	ucsan_release_point();
 }
 
 UCSAN_EXPORT void WTFAnnotateHappensAfter(const char *file, int line, const volatile void *obj)
@@ -304,11 +309,13 @@ UCSAN_EXPORT void WTFAnnotateHappensAfter(const char *file, int line, const vola
 UCSAN_EXPORT void AnnotateCondVarSignal(const char *file, int line, const volatile void *cv)
 {
 	(void)file, (void)line, (void)cv;
+	ucsan_release_point();
 }
 
 UCSAN_EXPORT void AnnotateCondVarSignalAll(const char *file, int line, const volatile void *cv)
 {
 	(void)file, (void)line, (void)cv;
+	ucsan_release_point();
 }
 
 UCSAN_EXPORT void AnnotateCondVarWait(const char *file, int line, const volatile void *cv,
@@ -320,6 +327,7 @@ UCSAN_EXPORT void AnnotateCondVarWait(const char *file, int line, const volatile
 UCSAN_EXPORT void AnnotatePublishMemoryRange(const char *file, int line, const volatile void *mem, long size)
 {
 	(void)file, (void)line, (void)mem, (void)size;
+	ucsan_release_point();
 }
 
 UCSAN_EXPORT void AnnotateUnpublishMemoryRange(const char *file, int line, const volatile void *mem, long size)
@@ -372,6 +380,7 @@ UCSAN_EXPORT void AnnotateRWLockAcquired(const char *file, int line, const volat
 UCSAN_EXPORT void AnnotateRWLockReleased(const char *file, int line, const volatile void *lock, long is_w)
 {
 	(void)file, (void)line, (void)lock, (void)is_w;
+	ucsan_release_point();
 }
 
 UCSAN_EXPORT void AnnotateMutexIsNotPHB(const char *file, int line, const volatile void *mu)
@@ -428,6 +437,7 @@ UCSAN_EXPORT void __tsan_mutex_post_lock(void *addr, unsigned flags, int recursi
 UCSAN_EXPORT int __tsan_mutex_pre_unlock(void *addr, unsigned flags)
 {
 	(void)addr, (void)flags;
+	ucsan_release_point();
 	mutex_op_begin();
 	return 0; /* recursion levels released: we count none */
 }
@@ -441,6 +451,7 @@ UCSAN_EXPORT void __tsan_mutex_post_unlock(void *addr, unsigned flags)
 UCSAN_EXPORT void __tsan_mutex_pre_signal(void *addr, unsigned flags)
 {
 	(void)addr, (void)flags;
+	ucsan_release_point();
 	mutex_op_begin();
 }
 
@@ -581,6 +592,7 @@ static void fiber_load(const struct ucsan_fiber *f, struct ucsan_ctx *ctx)
 	ctx->scoped = f->scoped;
 	ctx->reorder = f->reorder;
 	ctx->func_depth = f->func_depth;
+	ctx->unpublished.ptr = NULL; /* another fiber's stores are not its to publish */
 	ctx->special = false;
 	ucsan_ctx_set_countdown(ctx, countdown);
 	ucsan_ctx_update_special(ctx);

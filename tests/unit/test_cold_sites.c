@@ -26,7 +26,7 @@ struct result {
 	int line;
 	bool ok;
 };
-static struct result results[48];
+static struct result results[56];
 static int nresults;
 
 /* Field by field: a struct copy may become a memcpy call. */
@@ -145,6 +145,10 @@ WRITE_SITE(15)
 WRITE_SITE(16)
 WRITE_SITE(17)
 WRITE_SITE(18)
+WRITE_SITE(19)
+WRITE_SITE(20)
+WRITE_SITE(21)
+WRITE_SITE(22)
 static void (*const write_sites[])(int *, int) = { write_site_1, write_site_2, write_site_3, write_site_4,
 						   write_site_5, write_site_6, write_site_7, write_site_8 };
 
@@ -201,6 +205,40 @@ static void *late_taker(void *arg)
 		usleep(1000);
 	site_eight(&after_flag);
 	return NULL;
+}
+
+/*
+ * A store handed over by a relaxed flag: the reader takes the flag, then
+ * reads what was stored before it; the poller reads the data without
+ * taking the flag (its read is no publication's).
+ */
+static int pub_flag, pub_data, pub_flag2, pub_data2, pub_data3, pub_flag3;
+SITE(site_pub_read, "nop; nop; nop; nop; nop; nop; nop; nop; nop; nop; nop")
+SITE(site_pub_poll, "nop; nop; nop; nop; nop; nop; nop; nop; nop; nop; nop; nop")
+
+static void *flag_taker_reader(void *arg)
+{
+	(void)arg;
+	while (!__tsan_atomic32_load(&pub_flag, 0 /* relaxed */))
+		usleep(100);
+	site_pub_read(&pub_data);
+	return NULL;
+}
+
+static void *data_poller(void *arg)
+{
+	(void)arg;
+	/* This file is not instrumented: the runtime does not see this
+	 * thread look at the flag. */
+	while (!*(volatile int *)&pub_flag2)
+		usleep(50);
+	site_pub_poll(&pub_data2);
+	return NULL;
+}
+
+static long reports(void)
+{
+	return atomic_load(&ucsan_counters[CTR_REPORTS_PRINTED]) + atomic_load(&ucsan_counters[CTR_REPORTS_SUPPRESSED]);
 }
 
 /*
@@ -637,6 +675,35 @@ int main(void)
 	CHECK("short_sleep_keeps_sites_warm", slept[1] == 0);
 	CHECK("sleep_makes_sites_cold", slept[2] == 1);
 	CHECK("read_after_sleep_watches_as_long", slept[3]);
+	/* Relaxed publication: the store before a relaxed flag store is
+	 * watched again after it; only the flag's taker is reported. */
+	long_cold_stalls(1000);
+	ucsan_opts.cold_release_wait_us = 10000000;
+	long rep0 = reports();
+	pthread_create(&lt, NULL, flag_taker_reader, NULL);
+	write_site_19(&pub_data, 1);
+	CHECK("cold_store_kept_unpublished", ucsan_ctx_tls.unpublished.ptr == (void *)&pub_data);
+	__tsan_atomic32_store(&pub_flag, 1, 0 /* relaxed */);
+	CHECK("relaxed_store_takes_it", ucsan_ctx_tls.unpublished.ptr == NULL);
+	pthread_join(lt, NULL);
+	CHECK("relaxed_publication_reported", reports() == rep0 + 1);
+	ucsan_opts.cold_release_wait_us = 200000;
+	rep0 = reports();
+	const long races1 = atomic_load(&ucsan_counters[CTR_DATA_RACES]);
+	pthread_create(&lt, NULL, data_poller, NULL);
+	write_site_20(&pub_data2, 1);
+	__tsan_atomic32_store(&pub_flag2, 1, 0 /* relaxed */);
+	pthread_join(lt, NULL);
+	CHECK("relaxed_publication_needs_taker",
+	      reports() == rep0 && atomic_load(&ucsan_counters[CTR_DATA_RACES]) == races1 + 1);
+	/* A release, or a store in between, ends the wait for a flag. */
+	write_site_21(&pub_data3, 1);
+	__tsan_atomic32_store(&pub_flag3, 1, 3 /* release */);
+	CHECK("release_publishes", ucsan_ctx_tls.unpublished.ptr == NULL);
+	write_site_22(&pub_data3, 2);
+	write_site_1(&shared_c, 6);
+	CHECK("store_between_ends_wait", ucsan_ctx_tls.unpublished.ptr == NULL && !ucsan_ctx_tls.special);
+	ucsan_opts = saved;
 	pthread_join(idle, NULL);
 	CHECK("exits_counted", atomic_load(&ucsan_live_threads) == 1);
 	CHECK("last_exit_sets_alone", gate_alone(atomic_load(&ucsan_hot.gate)));
