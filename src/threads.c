@@ -4,16 +4,20 @@
  * (a lone thread races with nobody, so nothing is watched then) and to see
  * each new thread start and end.
  *
- * The end is seen without a pthread key (the program may need all
- * PTHREAD_KEYS_MAX of them): the trampoline that runs the start routine
- * also sees pthread_exit() and cancellation, which unwind through it, as a
- * cleanup handler. A thread that registers thread_local destructors
- * (__cxa_thread_atexit_impl, interposed) ends after them instead, as a
- * destructor registered just before its first: the count falls after the
- * program's last instrumented code there. Registering one at every thread
- * start would order better but takes the loader's lock, and a thread made
- * by a constructor of a library being dlopen()ed, which the constructor
- * waits for, would never get it.
+ * The end is seen with a pthread key of the runtime's own, whose destructor
+ * runs after the program's thread_local destructors and, a round later,
+ * after its key destructors (a per-thread cache handed back to a pool at
+ * exit, say): the thread is counted until then, and that code is checked
+ * as any other, cold sites and all. (Counted out earlier, the last worker's
+ * destructors ran while the process looked single-threaded: unchecked.)
+ * The trampoline that runs the start routine also sees pthread_exit() and
+ * cancellation, which unwind through it, as a cleanup handler; it ends the
+ * thread there if the key could not be had or set, or was given up to
+ * the program (which may use all PTHREAD_KEYS_MAX keys: see
+ * pthread_key_create() below), and a thread that registers
+ * thread_local destructors (__cxa_thread_atexit_impl, interposed) then
+ * ends after them instead, as a destructor registered just before its
+ * first.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -82,6 +86,7 @@ struct thread_start {
 	void *arg;
 	int creator, npcs;
 	uintptr_t pcs[UCSAN_CREATE_STACK];
+	bool keyed; /* a thread of its own: ends at the runtime's key */
 };
 
 /* The calling thread is about to have company (or is the company: a
@@ -105,8 +110,14 @@ static void count_thread_gone(void)
 }
 
 /* Where this thread is in its ending. */
-enum { EXIT_NONE, EXIT_PENDING, EXIT_DEFERRED };
+enum { EXIT_NONE, EXIT_PENDING, EXIT_DEFERRED, EXIT_AT_KEY };
 static __thread int exit_state;
+/* The runtime's key, set in each thread it starts; and how many rounds of
+ * key destructors this thread has seen. */
+static pthread_key_t exit_key;
+static _Atomic int exit_key_state; /* 0: not yet made, 1: made, -1: none to be had */
+static __thread bool exit_keyed;
+static __thread int exit_key_rounds;
 
 /* Runs when the thread ends, before its TLS goes away. */
 static void thread_exit(void)
@@ -119,17 +130,20 @@ static void thread_exit(void)
 	count_thread_gone();
 }
 
-/* The start routine returned, or pthread_exit()/cancellation unwound it. */
+/* The start routine returned, or pthread_exit()/cancellation unwound it:
+ * the end, or the wait for the key's destructor. */
 static void exit_cleanup(void *unused)
 {
 	(void)unused;
 	if (exit_state == EXIT_PENDING) {
-		exit_state = EXIT_NONE;
-		thread_exit();
+		const bool at_key = exit_keyed && atomic_load(&exit_key_state) == 1;
+		exit_state = at_key ? EXIT_AT_KEY : EXIT_NONE;
+		if (!at_key)
+			thread_exit();
 	}
 }
 
-/* After the thread's thread_local destructors. */
+/* After the thread's thread_local destructors (no key). */
 static void exit_deferred(void *unused)
 {
 	(void)unused;
@@ -137,6 +151,65 @@ static void exit_deferred(void *unused)
 		exit_state = EXIT_NONE;
 		thread_exit();
 	}
+}
+
+/* glibc calls key destructors in rounds, while any value is set: set
+ * again in the first, the key is there for the second, which begins only
+ * once every destructor of the first (the program's) has run. */
+static void exit_key_destructor(void *value)
+{
+	if (exit_state != EXIT_AT_KEY)
+		return;
+	if (exit_key_rounds++ == 0 && pthread_setspecific(exit_key, value) == 0)
+		return;
+	exit_state = EXIT_NONE;
+	thread_exit();
+}
+
+static int (*real_key_create)(pthread_key_t *, void (*)(void *));
+
+static int key_create(pthread_key_t *key, void (*dtor)(void *))
+{
+	if (!__atomic_load_n(&real_key_create, __ATOMIC_ACQUIRE))
+		__atomic_store_n(&real_key_create, dlsym(RTLD_NEXT, "pthread_key_create"), __ATOMIC_RELEASE);
+	int (*f)(pthread_key_t *, void (*)(void *)) = __atomic_load_n(&real_key_create, __ATOMIC_ACQUIRE);
+	return f ? f(key, dtor) : EAGAIN;
+}
+
+/* Made once, by the first pthread_create(): a call the program makes
+ * itself, where taking glibc's key lock is safe. */
+static void exit_key_make(void)
+{
+	if (atomic_load(&exit_key_state) != 0)
+		return;
+	pthread_key_t k;
+	const int ok = key_create(&k, exit_key_destructor) == 0;
+	int expected = 0;
+	if (ok) {
+		exit_key = k;
+		if (!atomic_compare_exchange_strong(&exit_key_state, &expected, 1))
+			pthread_key_delete(k); /* another thread made it first */
+	} else {
+		atomic_compare_exchange_strong(&exit_key_state, &expected, -1);
+	}
+}
+
+/*
+ * The program may have every key glibc has (PTHREAD_KEYS_MAX): when it
+ * runs out, the runtime's is given up to it, and threads end at the
+ * cleanup handler from then on. (A thread already waiting for the key's
+ * destructor then stays counted: the process is never taken for
+ * single-threaded again, which costs only speed.)
+ */
+UCSAN_EXPORT int pthread_key_create(pthread_key_t *key, void (*dtor)(void *))
+{
+	int r = key_create(key, dtor);
+	int expected = 1;
+	if (r == EAGAIN && atomic_compare_exchange_strong(&exit_key_state, &expected, -1)) {
+		pthread_key_delete(exit_key);
+		r = key_create(key, dtor);
+	}
+	return r;
 }
 
 /* A counted thread's life: named, its start noted, ended by thread_exit()
@@ -151,6 +224,7 @@ static void *run_thread(const struct thread_start *ts)
 	if (!ucsan_ctx_tls.initialized)
 		ucsan_cold_thread_start(&ucsan_ctx_tls);
 	exit_state = EXIT_PENDING;
+	exit_keyed = ts->keyed && atomic_load(&exit_key_state) == 1 && pthread_setspecific(exit_key, (void *)1) == 0;
 	void *ret;
 	pthread_cleanup_push(exit_cleanup, NULL);
 	/* A C11 thread's int result travels as a pointer, as glibc's does. */
@@ -163,6 +237,7 @@ static void *thread_trampoline(void *p)
 {
 	struct thread_start ts = *(struct thread_start *)p;
 	free(p);
+	ts.keyed = true;
 	return run_thread(&ts);
 }
 
@@ -193,8 +268,9 @@ UCSAN_EXPORT int __cxa_thread_atexit_impl(void (*dtor)(void *), void *obj, void 
 		__atomic_store_n(&real, f, __ATOMIC_RELEASE);
 	}
 	/* Destructors run last registered first: ours, registered before the
-	 * thread's first, runs after its last. */
-	if (exit_state == EXIT_PENDING && f(exit_deferred, NULL, &__dso_handle) == 0)
+	 * thread's first, runs after its last. A keyed thread ends after
+	 * them anyway. */
+	if (exit_state == EXIT_PENDING && !exit_keyed && f(exit_deferred, NULL, &__dso_handle) == 0)
 		exit_state = EXIT_DEFERRED;
 	return f(dtor, obj, dso);
 }
@@ -229,6 +305,7 @@ int ucsan_thread_create(pthread_t *t, const pthread_attr_t *a, void *(*start)(vo
 											   __ATOMIC_ACQUIRE);
 	if (!f)
 		return EAGAIN;
+	exit_key_make();
 	struct thread_start *ts = malloc(sizeof(*ts));
 	if (!ts)
 		return EAGAIN;
