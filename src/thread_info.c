@@ -12,11 +12,10 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <unistd.h>
-
-#include <dlfcn.h>
 
 #include "internal.h"
 
@@ -163,11 +162,23 @@ void ucsan_thread_name(const struct ucsan_thread_info *t, char *buf, size_t len)
  * perhaps in a signal handler, where dlsym cannot run. Both functions only
  * read the calling thread's state. */
 static int (*omp_thread_num)(void), (*omp_in_parallel)(void);
+/* Cleared when the process begins to exit: the OpenMP runtime's own
+ * destructors run later (in the loader's finalization, after every atexit
+ * handler), and omp_in_parallel() crashes in libomp once they have begun
+ * -- a report from a memset of theirs would call it. */
+static _Atomic bool omp_alive;
+
+static void omp_exiting(void)
+{
+	atomic_store(&omp_alive, false);
+}
 
 void ucsan_omp_init(void)
 {
 	omp_thread_num = (int (*)(void))dlsym(RTLD_DEFAULT, "omp_get_thread_num");
 	omp_in_parallel = (int (*)(void))dlsym(RTLD_DEFAULT, "omp_in_parallel");
+	if (omp_thread_num && omp_in_parallel && atexit(omp_exiting) == 0)
+		atomic_store(&omp_alive, true);
 }
 
 bool ucsan_omp_present(void)
@@ -177,7 +188,7 @@ bool ucsan_omp_present(void)
 
 int ucsan_omp_thread(void)
 {
-	if (!omp_thread_num || !omp_in_parallel || !omp_in_parallel())
+	if (!atomic_load(&omp_alive) || !omp_in_parallel())
 		return -1;
 	return omp_thread_num();
 }
