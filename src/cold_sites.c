@@ -772,7 +772,9 @@ static void relaxed_store(const volatile void *word)
 	const uintptr_t release_word = ctx->release_word;
 	ctx->release_word = (uintptr_t)word;
 	ctx->publish_word = (uintptr_t)word;
-	ctx->cold_wake = ucsan_opts.cold_release_wait_us > 0 ? COLD_WAKE_STORE : COLD_WAKE_NONE;
+	/* Waits for the taker (at most cold_release_wait_us, or its usual
+	 * time if that is longer), and notes who takes the flag meanwhile. */
+	ctx->cold_wake = COLD_WAKE_STORE;
 	ctx->cold_stalled_ns = 0;
 	atomic_fetch_add(&cold_stalls, 1);
 	/* Scoped: a store performed already, which only an access from

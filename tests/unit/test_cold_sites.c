@@ -149,6 +149,7 @@ WRITE_SITE(19)
 WRITE_SITE(20)
 WRITE_SITE(21)
 WRITE_SITE(22)
+WRITE_SITE(23)
 static void (*const write_sites[])(int *, int) = { write_site_1, write_site_2, write_site_3, write_site_4,
 						   write_site_5, write_site_6, write_site_7, write_site_8 };
 
@@ -212,9 +213,10 @@ static void *late_taker(void *arg)
  * reads what was stored before it; the poller reads the data without
  * taking the flag (its read is no publication's).
  */
-static int pub_flag, pub_data, pub_flag2, pub_data2, pub_data3, pub_flag3;
+static int pub_flag, pub_data, pub_flag2, pub_data2, pub_data3, pub_flag3, pub_flag4, pub_data4;
 SITE(site_pub_read, "nop; nop; nop; nop; nop; nop; nop; nop; nop; nop; nop")
 SITE(site_pub_poll, "nop; nop; nop; nop; nop; nop; nop; nop; nop; nop; nop; nop")
+SITE(site_pub_read4, "nop; nop; nop; nop; nop; nop; nop; nop; nop; nop; nop; nop; nop")
 
 static void *flag_taker_reader(void *arg)
 {
@@ -222,6 +224,16 @@ static void *flag_taker_reader(void *arg)
 	while (!__tsan_atomic32_load(&pub_flag, 0 /* relaxed */))
 		usleep(100);
 	site_pub_read(&pub_data);
+	return NULL;
+}
+
+/* The same taker, for a flag stored while release waits are off. */
+static void *flag_taker_reader4(void *arg)
+{
+	(void)arg;
+	while (!__tsan_atomic32_load(&pub_flag4, 0 /* relaxed */))
+		usleep(100);
+	site_pub_read4(&pub_data4);
 	return NULL;
 }
 
@@ -696,6 +708,16 @@ int main(void)
 	pthread_join(lt, NULL);
 	CHECK("relaxed_publication_needs_taker",
 	      reports() == rep0 && atomic_load(&ucsan_counters[CTR_DATA_RACES]) == races1 + 1);
+	/* Without release waits, the watch still knows its taker. */
+	long_cold_stalls(300000);
+	ucsan_opts.cold_release_wait_us = 0;
+	rep0 = reports();
+	pthread_create(&lt, NULL, flag_taker_reader4, NULL);
+	write_site_23(&pub_data4, 1);
+	__tsan_atomic32_store(&pub_flag4, 1, 0 /* relaxed */);
+	pthread_join(lt, NULL);
+	CHECK("relaxed_publication_without_release_wait", reports() == rep0 + 1);
+	ucsan_opts = saved;
 	/* A release, or a store in between, ends the wait for a flag. */
 	write_site_21(&pub_data3, 1);
 	__tsan_atomic32_store(&pub_flag3, 1, 3 /* release */);
