@@ -478,6 +478,26 @@ static bool own_stack(const struct ucsan_ctx *ctx, const volatile void *ptr)
 /* The cold sites that count as just after a release. */
 #define RELEASE_SITES 6
 
+/* A cold stall's usual length. delay_randomize: from a quarter to twice
+ * cold_udelay. Races differ in how long the other side takes to arrive,
+ * and a run's stalls should not all miss the same way. */
+static long cold_delay_us(struct ucsan_ctx *ctx)
+{
+	long us = ucsan_opts.cold_udelay;
+	if (ucsan_opts.delay_randomize && us >= 4)
+		us = us / 4 + (long)(ucsan_rand32(ctx) % (uint32_t)(us * 7 / 4));
+	return us;
+}
+
+/* A cold stall that happened is paid from the thread's bucket and the
+ * budget it drew on; the stall itself earns nothing. */
+static void charge_stall(struct ucsan_ctx *ctx, struct process_budget *budget)
+{
+	ctx->cold_tokens_ns -= (int64_t)ctx->cold_stalled_ns;
+	atomic_fetch_add_explicit(&budget->spent_ns, ctx->cold_stalled_ns, memory_order_relaxed);
+	ctx->cold_start_ns = ucsan_now_ns();
+}
+
 static void note_unpublished(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip);
 
 NOINLINE void ucsan_cold_site(const volatile void *ptr, size_t size, int type, uintptr_t ip)
@@ -561,12 +581,7 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 		ctx->woke_sites--;
 	const bool is_write = (type & UCSAN_ACCESS_WRITE) != 0;
 	const bool poll_read = (after_sleep || loop_visit) && !is_write; /* a read just after a sleep */
-	/* delay_randomize: from a quarter to twice cold_udelay. Races differ
-	 * in how long the other side takes to arrive, and a run's stalls
-	 * should not all miss the same way. */
-	long us = ucsan_opts.cold_udelay;
-	if (ucsan_opts.delay_randomize && us >= 4)
-		us = us / 4 + (long)(ucsan_rand32(ctx) % (uint32_t)(us * 7 / 4));
+	long us = cold_delay_us(ctx);
 	/* A read just after a sleep -- a poll -- may watch about as long as
 	 * the thread slept (at most cold_release_wait_us): the store it
 	 * races with comes once per period of the other side. */
@@ -667,9 +682,7 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 		ctx->woke_loop_left = (uint8_t)(1 + ucsan_rand32(ctx) % WOKE_LOOP_VISITS);
 		*site = before;
 	}
-	ctx->cold_tokens_ns -= (int64_t)ctx->cold_stalled_ns;
-	atomic_fetch_add_explicit(&budget->spent_ns, ctx->cold_stalled_ns, memory_order_relaxed);
-	ctx->cold_start_ns = ucsan_now_ns(); /* a stall earns nothing */
+	charge_stall(ctx, budget);
 	/* Cut short by another thread's cold watch: watched again later. */
 	if (ctx->cold_preempted) {
 		ctx->cold_preempted = false;
@@ -766,9 +779,7 @@ static void relaxed_store(const volatile void *word)
 	struct process_budget *const budget = budget_for(ctx, now, true, false);
 	if (!budget || !take_turn(true, true, false, now, &ctx->cold_turn))
 		return;
-	long us = ucsan_opts.cold_udelay;
-	if (ucsan_opts.delay_randomize && us >= 4)
-		us = us / 4 + (long)(ucsan_rand32(ctx) % (uint32_t)(us * 7 / 4));
+	const long us = cold_delay_us(ctx);
 	const uintptr_t release_word = ctx->release_word;
 	ctx->release_word = (uintptr_t)word;
 	ctx->publish_word = (uintptr_t)word;
@@ -786,9 +797,7 @@ static void relaxed_store(const volatile void *word)
 	ctx->publish_word = 0;
 	ctx->release_word = release_word;
 	ctx->cold_preempted = false;
-	ctx->cold_tokens_ns -= (int64_t)ctx->cold_stalled_ns;
-	atomic_fetch_add_explicit(&budget->spent_ns, ctx->cold_stalled_ns, memory_order_relaxed);
-	ctx->cold_start_ns = ucsan_now_ns();
+	charge_stall(ctx, budget);
 }
 
 NOINLINE void ucsan_cold_relaxed_store(const volatile void *word)

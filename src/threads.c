@@ -166,13 +166,11 @@ static void exit_key_destructor(void *value)
 	thread_exit();
 }
 
-static int (*real_key_create)(pthread_key_t *, void (*)(void *));
+REAL(pthread_key_create, int, pthread_key_t *, void (*)(void *))
 
 static int key_create(pthread_key_t *key, void (*dtor)(void *))
 {
-	if (!__atomic_load_n(&real_key_create, __ATOMIC_ACQUIRE))
-		__atomic_store_n(&real_key_create, dlsym(RTLD_NEXT, "pthread_key_create"), __ATOMIC_RELEASE);
-	int (*f)(pthread_key_t *, void (*)(void *)) = __atomic_load_n(&real_key_create, __ATOMIC_ACQUIRE);
+	int (*f)(pthread_key_t *, void (*)(void *)) = get_pthread_key_create();
 	return f ? f(key, dtor) : EAGAIN;
 }
 
@@ -276,7 +274,7 @@ UCSAN_EXPORT int __cxa_thread_atexit_impl(void (*dtor)(void *), void *obj, void 
 }
 #endif
 
-static int (*real_create)(pthread_t *, const pthread_attr_t *, start_fn, void *);
+REAL(pthread_create, int, pthread_t *, const pthread_attr_t *, start_fn, void *)
 
 
 /* Kinds of threads libc keeps for the program until exit (each counted
@@ -299,10 +297,7 @@ int ucsan_thread_create(pthread_t *t, const pthread_attr_t *a, void *(*start)(vo
 {
 	/* Everything before pthread_create() happens before the new thread. */
 	ucsan_release_point();
-	if (!__atomic_load_n(&real_create, __ATOMIC_ACQUIRE))
-		__atomic_store_n(&real_create, dlsym(RTLD_NEXT, "pthread_create"), __ATOMIC_RELEASE);
-	int (*f)(pthread_t *, const pthread_attr_t *, start_fn, void *) = __atomic_load_n(&real_create,
-											   __ATOMIC_ACQUIRE);
+	int (*f)(pthread_t *, const pthread_attr_t *, start_fn, void *) = get_pthread_create();
 	if (!f)
 		return EAGAIN;
 	exit_key_make();

@@ -213,27 +213,27 @@ static void *late_taker(void *arg)
  * reads what was stored before it; the poller reads the data without
  * taking the flag (its read is no publication's).
  */
-static int pub_flag, pub_data, pub_flag2, pub_data2, pub_data3, pub_flag3, pub_flag4, pub_data4;
+static int pub_flag2, pub_data2, pub_data3, pub_flag3;
+static int pub_flag, pub_data, pub_flag4, pub_data4;
 SITE(site_pub_read, "nop; nop; nop; nop; nop; nop; nop; nop; nop; nop; nop")
 SITE(site_pub_poll, "nop; nop; nop; nop; nop; nop; nop; nop; nop; nop; nop; nop")
 SITE(site_pub_read4, "nop; nop; nop; nop; nop; nop; nop; nop; nop; nop; nop; nop; nop")
 
+/* A flag, the data it publishes, and the site the taker reads it at. */
+struct publication {
+	int *flag, *data;
+	void (*read)(int *);
+};
+static const struct publication published = { &pub_flag, &pub_data, site_pub_read };
+/* The same, for a flag stored while release waits are off. */
+static const struct publication published4 = { &pub_flag4, &pub_data4, site_pub_read4 };
+
 static void *flag_taker_reader(void *arg)
 {
-	(void)arg;
-	while (!__tsan_atomic32_load(&pub_flag, 0 /* relaxed */))
+	const struct publication *p = arg;
+	while (!__tsan_atomic32_load(p->flag, 0 /* relaxed */))
 		usleep(100);
-	site_pub_read(&pub_data);
-	return NULL;
-}
-
-/* The same taker, for a flag stored while release waits are off. */
-static void *flag_taker_reader4(void *arg)
-{
-	(void)arg;
-	while (!__tsan_atomic32_load(&pub_flag4, 0 /* relaxed */))
-		usleep(100);
-	site_pub_read4(&pub_data4);
+	p->read(p->data);
 	return NULL;
 }
 
@@ -692,7 +692,7 @@ int main(void)
 	long_cold_stalls(1000);
 	ucsan_opts.cold_release_wait_us = 10000000;
 	long rep0 = reports();
-	pthread_create(&lt, NULL, flag_taker_reader, NULL);
+	pthread_create(&lt, NULL, flag_taker_reader, (void *)&published);
 	write_site_19(&pub_data, 1);
 	CHECK("cold_store_kept_unpublished", ucsan_ctx_tls.unpublished.ptr == (void *)&pub_data);
 	__tsan_atomic32_store(&pub_flag, 1, 0 /* relaxed */);
@@ -712,7 +712,7 @@ int main(void)
 	long_cold_stalls(300000);
 	ucsan_opts.cold_release_wait_us = 0;
 	rep0 = reports();
-	pthread_create(&lt, NULL, flag_taker_reader4, NULL);
+	pthread_create(&lt, NULL, flag_taker_reader, (void *)&published4);
 	write_site_23(&pub_data4, 1);
 	__tsan_atomic32_store(&pub_flag4, 1, 0 /* relaxed */);
 	pthread_join(lt, NULL);
