@@ -107,6 +107,7 @@ UCSAN_EXPORT int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
 	ucsan_release_point();
 	int (*f)(pthread_cond_t *, pthread_mutex_t *) = get_pthread_cond_wait();
 	const int ret = f ? f(c, m) : ENOSYS;
+	ucsan_cold_taken(m);
 	ucsan_cold_wakeup();
 	return ret;
 }
@@ -117,6 +118,7 @@ UCSAN_EXPORT int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, c
 	ucsan_release_point();
 	int (*f)(pthread_cond_t *, pthread_mutex_t *, const struct timespec *) = get_pthread_cond_timedwait();
 	const int ret = f ? f(c, m, t) : ENOSYS;
+	ucsan_cold_taken(m);
 	ucsan_cold_wakeup();
 	return ret;
 }

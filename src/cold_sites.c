@@ -126,6 +126,13 @@ static struct process_budget *budget_for(struct ucsan_ctx *ctx, uint64_t now, bo
  */
 static _Atomic uint32_t cold_seq;
 static _Atomic uint32_t cold_stalls; /* cold stalls in progress */
+/* The number of a store's stall that waits for the taker of what its
+ * thread released, during its usual time and again once the taker came:
+ * no store made under a lock takes the stage from it then. The taker's
+ * own stores under the lock it took (a queue's head, before it reads the
+ * request it popped) would cut it short just before the access that
+ * races with it. */
+static _Atomic uint32_t cold_waiting_seq;
 /* Until when a store watched beside a write stall holds off other stores
  * (a time, not a count: a stall that never returns -- its thread exited
  * from a signal handler -- must not hold them off for good). */
@@ -178,7 +185,8 @@ static void futex_wake_all(_Atomic uint32_t *word)
 /* May a cold watch start, and under which number? A read needs no other
  * cold stall on (unless `beside_reads`: just after a sleep, a poll); a
  * write takes the stage, from another write only if its site is new. */
-static bool take_turn(bool is_write, bool may_take_over, bool beside_reads, uint64_t now, uint32_t *seq)
+static bool take_turn(bool is_write, bool may_take_over, bool locked, bool beside_reads, uint64_t now,
+		      uint32_t *seq)
 {
 	uint32_t cur = atomic_load(&cold_seq);
 	if (!is_write) {
@@ -191,7 +199,7 @@ static bool take_turn(bool is_write, bool may_take_over, bool beside_reads, uint
 	if (now < atomic_load(&cold_beside_until))
 		return false;
 	do {
-		if ((cur & 1) && !may_take_over)
+		if ((cur & 1) && (!may_take_over || (locked && cur == atomic_load(&cold_waiting_seq))))
 			return false;
 		*seq = (cur | 1) + ((cur & 1) ? 2 : 0);
 	} while (!atomic_compare_exchange_weak(&cold_seq, &cur, *seq));
@@ -262,6 +270,13 @@ static void wake_wait_end(struct ucsan_ctx *ctx)
 	ucsan_gate_let_go(ctx->release_word);
 }
 
+/* The stall numbered seq no longer keeps stores under a lock off the
+ * stage. */
+static void waiting_done(uint32_t seq)
+{
+	atomic_compare_exchange_strong(&cold_waiting_seq, &seq, 0);
+}
+
 void ucsan_cold_stall(struct ucsan_ctx *ctx, _Atomic(uint64_t) *wp, long us)
 {
 	const uint32_t seq = ctx->cold_turn;
@@ -286,6 +301,13 @@ void ucsan_cold_stall(struct ucsan_ctx *ctx, _Atomic(uint64_t) *wp, long us)
 		}
 		end = now + (uint64_t)us * 1000;
 	}
+	/* A store's stall keeps the stage from stores under a lock for its
+	 * usual time, and again once its taker came (cold_waiting_seq). */
+	uint64_t guard_until = 0;
+	if (ctx->cold_wake == COLD_WAKE_STORE) {
+		guard_until = start + (uint64_t)us * 1000;
+		atomic_store(&cold_waiting_seq, seq);
+	}
 	while (now < end && atomic_load_explicit(wp, memory_order_relaxed) != WP_CONSUMED) {
 		const uint32_t cur = atomic_load(&cold_seq);
 		if (cur != seq && !ctx->cold_beside) {
@@ -293,16 +315,26 @@ void ucsan_cold_stall(struct ucsan_ctx *ctx, _Atomic(uint64_t) *wp, long us)
 			ctx->cold_preempted = true;
 			break;
 		}
+		const uint64_t until = guard_until && guard_until < end ? guard_until : end;
 		/* Wakes for a take-over at once, for a consumer within 250 us. */
-		futex_wait(&cold_seq, cur, end - now < 250000 ? end - now : 250000);
+		futex_wait(&cold_seq, cur, until - now < 250000 ? until - now : 250000);
 		now = ucsan_now_ns();
 		if (waits && !woken && atomic_load(&cold_woken) == ctx->release_word) {
 			woken = true;
 			const uint64_t after = ctx->cold_wake == COLD_WAKE_READ ? now : now + (uint64_t)us * 1000;
 			if (after < end)
 				end = after;
+			if (guard_until) {
+				guard_until = end;
+				atomic_store(&cold_waiting_seq, seq);
+			}
+		} else if (guard_until && now >= guard_until) {
+			guard_until = 0;
+			waiting_done(seq);
 		}
 	}
+	if (guard_until)
+		waiting_done(seq);
 	if (waits)
 		wake_wait_end(ctx);
 	ctx->cold_stalled_ns = now - start;
@@ -526,8 +558,15 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 		count_access(ctx, ptr, size, type, ip, true);
 		return;
 	}
-	/* Runtime-internal or disabled: neither watched nor done with. */
-	if (ctx->disable_count || ctx->signal_depth || !atomic_load_explicit(&ucsan_enabled, memory_order_relaxed)) {
+	/* Runtime-internal: neither watched nor done with. */
+	if (ctx->disable_count || ctx->signal_depth) {
+		count_access(ctx, ptr, size, type, ip, true);
+		return;
+	}
+	/* Checking is off (enabled=0, ucsan_set_enabled(0)): done with, or every
+	 * access of the site would come here while it is off. */
+	if (!atomic_load_explicit(&ucsan_enabled, memory_order_relaxed)) {
+		*site = SITE_WARM;
 		count_access(ctx, ptr, size, type, ip, true);
 		return;
 	}
@@ -624,7 +663,8 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	 * back the accesses that race. */
 	const bool takes_stage =
 		is_write && !(ucsan_opts.cold_stack_stores_wait && own_stack(ctx, ptr));
-	if (!beside && !take_turn(takes_stage, !(before & SITE_RETRY), poll_read, now, &ctx->cold_turn)) {
+	if (!beside && !take_turn(takes_stage, !(before & SITE_RETRY), ctx->locks_held > 0, poll_read, now,
+							   &ctx->cold_turn)) {
 		count_access(ctx, ptr, size, type, ip, true);
 		return;
 	}
@@ -777,7 +817,7 @@ static void relaxed_store(const volatile void *word)
 	if (now - ctx->unpublished.ns > UNPUBLISHED_NS)
 		return;
 	struct process_budget *const budget = budget_for(ctx, now, true, false);
-	if (!budget || !take_turn(true, true, false, now, &ctx->cold_turn))
+	if (!budget || !take_turn(true, true, ctx->locks_held > 0, false, now, &ctx->cold_turn))
 		return;
 	const long us = cold_delay_us(ctx);
 	const uintptr_t release_word = ctx->release_word;

@@ -26,7 +26,7 @@ struct result {
 	int line;
 	bool ok;
 };
-static struct result results[56];
+static struct result results[64];
 static int nresults;
 
 /* Field by field: a struct copy may become a memcpy call. */
@@ -150,6 +150,8 @@ WRITE_SITE(20)
 WRITE_SITE(21)
 WRITE_SITE(22)
 WRITE_SITE(23)
+WRITE_SITE(24)
+WRITE_SITE(25)
 static void (*const write_sites[])(int *, int) = { write_site_1, write_site_2, write_site_3, write_site_4,
 						   write_site_5, write_site_6, write_site_7, write_site_8 };
 
@@ -459,6 +461,35 @@ static void *flag_taker(void *arg)
 	return NULL;
 }
 
+/*
+ * A store just after an unlock waits for the thread that takes the lock
+ * (a request stamped after it was queued). The taker's own stores under
+ * the lock it took do not cut that wait short: the read that races comes
+ * right after them.
+ */
+static pthread_mutex_t handover_lock = PTHREAD_MUTEX_INITIALIZER;
+static int handover_data, handover_queue;
+static _Atomic int handover_started, handover_go;
+static long handover_taker_watches;
+SITE(site_handover_read, ".rept 17; nop; .endr")
+SITE(site_disabled, ".rept 19; nop; .endr")
+
+static void *handover_taker(void *arg)
+{
+	(void)arg;
+	atomic_store(&handover_started, 1);
+	while (!atomic_load(&handover_go))
+		usleep(100);
+	usleep(20000); /* the store's wait is on */
+	const long w = watches();
+	pthread_mutex_lock(&handover_lock);
+	write_site_24(&handover_queue, 1);
+	pthread_mutex_unlock(&handover_lock);
+	handover_taker_watches = watches() - w;
+	site_handover_read(&handover_data);
+	return NULL;
+}
+
 /* Runs a site main watched, before and after a short and a long sleep,
  * counting the watches each time (a thread of its own: main's budget is
  * spent by now). */
@@ -718,6 +749,36 @@ int main(void)
 	pthread_join(lt, NULL);
 	CHECK("relaxed_publication_without_release_wait", reports() == rep0 + 1);
 	ucsan_opts = saved;
+	/* The taker's store under the lock it took leaves the wait on. */
+	long_cold_stalls(300000);
+	ucsan_opts.cold_release_wait_us = 10000000;
+	{
+		const long races1 = atomic_load(&ucsan_counters[CTR_DATA_RACES]);
+		pthread_t ht;
+		pthread_create(&ht, NULL, handover_taker, NULL);
+		/* Started before the stall, or it would run parked. */
+		while (!atomic_load(&handover_started))
+			usleep(100);
+		pthread_mutex_lock(&handover_lock);
+		pthread_mutex_unlock(&handover_lock);
+		atomic_store(&handover_go, 1);
+		write_site_25(&handover_data, 1);
+		pthread_join(ht, NULL);
+		ucsan_opts = saved;
+		CHECK("taker_store_under_lock_not_watched", handover_taker_watches == 0);
+		CHECK("taker_store_under_lock_keeps_wait",
+		      atomic_load(&ucsan_counters[CTR_DATA_RACES]) == races1 + 1);
+	}
+	/* With checking off, a new site is done with at once: it does not
+	 * send every access back to the cold path until checking is on. */
+	{
+		const int warm1 = warm_sites();
+		const long w1 = watches();
+		atomic_store(&ucsan_enabled, false);
+		site_disabled(&shared_c);
+		atomic_store(&ucsan_enabled, true);
+		CHECK("disabled_site_done_with", warm_sites() == warm1 + 1 && watches() == w1);
+	}
 	/* A release, or a store in between, ends the wait for a flag. */
 	write_site_21(&pub_data3, 1);
 	__tsan_atomic32_store(&pub_flag3, 1, 3 /* release */);
