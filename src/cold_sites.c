@@ -663,8 +663,8 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	 * back the accesses that race. */
 	const bool takes_stage =
 		is_write && !(ucsan_opts.cold_stack_stores_wait && own_stack(ctx, ptr));
-	if (!beside && !take_turn(takes_stage, !(before & SITE_RETRY), ctx->locks_held > 0, poll_read, now,
-							   &ctx->cold_turn)) {
+	const bool locked = ctx->locks_held > 0;
+	if (!beside && !take_turn(takes_stage, !(before & SITE_RETRY), locked, poll_read, now, &ctx->cold_turn)) {
 		count_access(ctx, ptr, size, type, ip, true);
 		return;
 	}
@@ -960,6 +960,7 @@ void ucsan_sites_after_fork(void)
 	memset((void *)process_site_watches, 0, sizeof(process_site_watches));
 	atomic_store(&cold_seq, 0);
 	atomic_store(&cold_stalls, 0);
+	atomic_store(&cold_waiting_seq, 0);
 	atomic_store(&cold_beside_until, 0);
 	atomic_store(&ucsan_cold_wake_word, 0);
 	ucsan_ctx_tls.disable_count--;
