@@ -466,6 +466,9 @@ static void *flag_taker(void *arg)
 	return NULL;
 }
 
+/* A site run while checking is off. */
+SITE(site_disabled, ".rept 19; nop; .endr")
+
 /*
  * A store just after an unlock waits for the thread that takes the lock
  * (a request stamped after it was queued). The taker's own stores under
@@ -477,7 +480,6 @@ static int handover_data, handover_queue;
 static _Atomic int handover_started, handover_go;
 static long handover_taker_watches;
 SITE(site_handover_read, ".rept 17; nop; .endr")
-SITE(site_disabled, ".rept 19; nop; .endr")
 
 static void *handover_taker(void *arg)
 {
