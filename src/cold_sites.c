@@ -507,6 +507,54 @@ static bool own_stack(const struct ucsan_ctx *ctx, const volatile void *ptr)
 	return t && (uintptr_t)ptr >= t->stack_lo && (uintptr_t)ptr < t->stack_hi;
 }
 
+/*
+ * A thread's own stack is its own until it hands part of it to another
+ * thread: a struct passed as a new thread's argument, a local a C++ lambda
+ * captures by reference (std::thread passes a block holding the
+ * captures). Only stores there are watched; the timespec filled in before
+ * each sleep and a -O0 build's every local are not, so the thread keeps
+ * its pace. The part handed over: SHARED_SPAN bytes from each such
+ * pointer, and what lies between them.
+ */
+#define SHARED_SPAN 256
+
+static void share_stack(struct ucsan_ctx *ctx, uintptr_t p)
+{
+	if (!ctx->stack_shared_hi || p < ctx->stack_shared_lo)
+		ctx->stack_shared_lo = p;
+	if (p + SHARED_SPAN > ctx->stack_shared_hi)
+		ctx->stack_shared_hi = p + SHARED_SPAN;
+}
+
+void ucsan_cold_stack_handed(const void *arg)
+{
+	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	if (own_stack(ctx, arg)) {
+		share_stack(ctx, (uintptr_t)arg);
+		return;
+	}
+	/* The argument's own block, if it is one: its first words, read as
+	 * the creator just wrote them. */
+	size_t n = ucsan_heap_block_size((uintptr_t)arg);
+	n = (n < SHARED_SPAN ? n : SHARED_SPAN) / sizeof(uintptr_t);
+	const uintptr_t *const words = arg;
+	for (size_t i = 0; i < n; i++)
+		if (own_stack(ctx, (const void *)words[i]))
+			share_stack(ctx, words[i]);
+}
+
+/* Is ptr on the calling thread's own stack, where its cold sites watch
+ * nothing? */
+static bool own_stack_unwatched(const struct ucsan_ctx *ctx, const volatile void *ptr, int type)
+{
+	if (!own_stack(ctx, ptr))
+		return false;
+	if (!(type & UCSAN_ACCESS_WRITE))
+		return !ucsan_opts.cold_own_stack_reads;
+	return !ucsan_opts.cold_own_stack_stores &&
+	       !((uintptr_t)ptr >= ctx->stack_shared_lo && (uintptr_t)ptr < ctx->stack_shared_hi);
+}
+
 /* The cold sites that count as just after a release. */
 #define RELEASE_SITES 6
 
@@ -570,12 +618,12 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 		count_access(ctx, ptr, size, type, ip, true);
 		return;
 	}
-	/* A read of the thread's own live frames: its locals, which another
-	 * thread can only reach through a pointer it was given, and then
-	 * that thread's write, to a stack not its own, is watched. Stalling
-	 * here would only pull the threads apart; done with,
-	 * parked or not. */
-	if (!(type & UCSAN_ACCESS_WRITE) && !ucsan_opts.cold_own_stack_reads && own_stack(ctx, ptr)) {
+	/* An access to the thread's own live frames: its locals, which
+	 * another thread can only reach through a pointer it was given, and
+	 * then that thread's access, to a stack not its own, is watched.
+	 * Stalling here would only pull the threads apart; done with, parked
+	 * or not -- but for stores to what it handed to a thread it made. */
+	if (own_stack_unwatched(ctx, ptr, type)) {
 		*site = SITE_WARM;
 		count_access(ctx, ptr, size, type, ip, true);
 		return;

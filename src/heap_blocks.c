@@ -159,6 +159,22 @@ void ucsan_heap_block_remove(uintptr_t start)
 	}
 }
 
+size_t ucsan_heap_block_size(uintptr_t start)
+{
+	if (!start || start > KEY_ADDR_MASK)
+		return 0;
+	const struct block *b = blocks[bucket_of(start)];
+	for (int i = 0; i < BLOCK_WAYS; i++) {
+		const uint64_t key = atomic_load_explicit(&b[i].key, memory_order_acquire);
+		if (key_start(key) != start)
+			continue;
+		const size_t size = b[i].size_lo;
+		/* The way taken over meanwhile: that size may be another's. */
+		return atomic_load_explicit(&b[i].key, memory_order_acquire) == key ? size : 0;
+	}
+	return 0;
+}
+
 bool ucsan_heap_block_find(uintptr_t addr, struct ucsan_heap_block *out)
 {
 	uintptr_t best = 0;

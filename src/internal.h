@@ -225,6 +225,10 @@ struct ucsan_ctx {
 	uintptr_t sites_off;
 	/* This thread's record in thread_info.c, for reports. */
 	struct ucsan_thread_info *thread_info;
+	/* The part of its own stack it handed to threads it created
+	 * (cold_sites.c, ucsan_cold_stack_handed()); hi 0: none. Its stores
+	 * there are cold-watched, its other stack stores are not. */
+	uintptr_t stack_shared_lo, stack_shared_hi;
 };
 
 /* Far below any real countdown, so the hot path's "--lane < 0" always
@@ -337,6 +341,9 @@ bool ucsan_cold_report_allowed(bool took);
 /* A page held in the gate while its word is waited for (core.c). */
 void ucsan_gate_hold(uintptr_t addr);
 void ucsan_gate_let_go(uintptr_t addr);
+/* The calling thread hands arg to a thread it creates: what of its own
+ * stack that shares. */
+void ucsan_cold_stack_handed(const void *arg);
 /* A thread begins (its start trampoline): the write stall then on. */
 void ucsan_cold_thread_start(struct ucsan_ctx *ctx);
 /* Every site of this thread becomes cold again. */
@@ -404,6 +411,9 @@ struct ucsan_heap_block {
 void ucsan_malloc_init(void);
 void ucsan_heap_block_add(uintptr_t start, size_t size, const uintptr_t *pcs, int npcs);
 void ucsan_heap_block_remove(uintptr_t start);
+/* The size of the recorded block that starts at start (0: none): one
+ * bucket looked at. */
+size_t ucsan_heap_block_size(uintptr_t start);
 /* The recorded block holding addr. Scans the whole table: report time only. */
 bool ucsan_heap_block_find(uintptr_t addr, struct ucsan_heap_block *out);
 
@@ -495,7 +505,7 @@ UCSAN_FOR_ENTRY void ucsan_entry_attach(struct ucsan_ctx *ctx, struct ucsan_hot 
 					const void *text_start, const void *text_end, unsigned abi);
 /* How many executables' entry points attached (0 or 1), for tests. */
 UCSAN_EXPORT int __ucsan_debug_entry_attached(void);
-#define UCSAN_ENTRY_ABI 14
+#define UCSAN_ENTRY_ABI 15
 /* Enter or leave special mode after annotation state changed (or a store
  * began or stopped waiting for its publication: cold_sites.c). */
 void ucsan_ctx_update_special(struct ucsan_ctx *ctx);

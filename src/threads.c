@@ -312,6 +312,8 @@ int ucsan_thread_create(pthread_t *t, const pthread_attr_t *a, void *(*start)(vo
 	ucsan_ctx_tls.disable_count++;
 	ts->npcs = ucsan_stack_capture(ts->pcs, UCSAN_CREATE_STACK);
 	ucsan_ctx_tls.disable_count--;
+	/* What of the creator's stack the thread gets (cold_sites.c). */
+	ucsan_cold_stack_handed(arg);
 	/* Before the thread exists: its first access must be checked. */
 	count_new_thread();
 	int ret = f(t, a, thread_trampoline, ts);
