@@ -847,7 +847,7 @@ bool ucsan_cold_report_allowed(bool took)
 	return !ucsan_ctx_tls.publish_word || took;
 }
 
-static void relaxed_store(const volatile void *word)
+static void relaxed_store(const volatile void *word, size_t word_size)
 {
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
 	const volatile void *const ptr = ctx->unpublished.ptr;
@@ -858,8 +858,9 @@ static void relaxed_store(const volatile void *word)
 	if (ctx->disable_count || ctx->signal_depth || ucsan_ctx_annotated(ctx) || ucsan_single_threaded() ||
 	    !atomic_load_explicit(&ucsan_enabled, memory_order_relaxed))
 		return;
-	/* The flag itself, or a store the flag lies in. */
-	if ((uintptr_t)word < (uintptr_t)ptr + size && (uintptr_t)ptr < (uintptr_t)word + 16)
+	/* The flag itself, or a store the flag lies in (not a variable
+	 * that merely sits next to it). */
+	if ((uintptr_t)word < (uintptr_t)ptr + size && (uintptr_t)ptr < (uintptr_t)word + word_size)
 		return;
 	const uint64_t now = ucsan_now_ns();
 	if (now - ctx->unpublished.ns > UNPUBLISHED_NS)
@@ -888,9 +889,9 @@ static void relaxed_store(const volatile void *word)
 	charge_stall(ctx, budget);
 }
 
-NOINLINE void ucsan_cold_relaxed_store(const volatile void *word)
+NOINLINE void ucsan_cold_relaxed_store(const volatile void *word, size_t size)
 {
-	UCSAN_KEEP_ERRNO(relaxed_store(word));
+	UCSAN_KEEP_ERRNO(relaxed_store(word, size));
 }
 
 /* Called now and then (on sampled watches): a thread whose budget ran

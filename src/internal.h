@@ -562,11 +562,11 @@ static inline void ucsan_atomic_publish(int mo, const volatile void *a)
 /* A store or read-modify-write performed that did not release (one that
  * did cleared `unpublished` before it ran): a plain store just before it
  * may have been handed over unordered (cold_sites.c). */
-UCSAN_FOR_ENTRY NOINLINE void ucsan_cold_relaxed_store(const volatile void *word);
-static inline void ucsan_atomic_stored(const volatile void *a)
+UCSAN_FOR_ENTRY NOINLINE void ucsan_cold_relaxed_store(const volatile void *word, size_t size);
+static inline void ucsan_atomic_stored(const volatile void *a, size_t size)
 {
 	if (unlikely(ucsan_ctx_tls.unpublished.ptr != NULL))
-		ucsan_cold_relaxed_store(a);
+		ucsan_cold_relaxed_store(a, size);
 }
 /* Checks any size, splitting what one watchpoint cannot encode. */
 UCSAN_FOR_ENTRY void ucsan_check_range(const volatile void *ptr, size_t size, int type, uintptr_t ip);

@@ -162,6 +162,7 @@ WRITE_SITE(24)
 WRITE_SITE(25)
 WRITE_SITE(26)
 WRITE_SITE(27)
+WRITE_SITE(28)
 static void (*const write_sites[])(int *, int) = { write_site_1, write_site_2, write_site_3, write_site_4,
 						   write_site_5, write_site_6, write_site_7, write_site_8 };
 
@@ -542,6 +543,14 @@ static void *noop_thread(void *arg)
 	return arg;
 }
 
+/* Keeps the process multi-threaded until *arg is set. */
+static void *waiter_thread(void *arg)
+{
+	while (!atomic_load((_Atomic int *)arg))
+		usleep(100);
+	return NULL;
+}
+
 static void *idle_thread(void *arg)
 {
 	(void)arg;
@@ -800,6 +809,23 @@ int main(void)
 	__tsan_atomic32_store(&pub_flag4, 1, 0 /* relaxed */);
 	pthread_join(lt, NULL);
 	CHECK("relaxed_publication_without_release_wait", reports() == rep0 + 1);
+	/* Data right next to its flag is published by it too (the linker
+	 * often lays the two out side by side); only a store the flag lies
+	 * in is not. Nobody takes it: the watch waits its 2 ms, then ends. */
+	long_cold_stalls(2000);
+	ucsan_opts.cold_release_wait_us = 2000;
+	static struct {
+		int flag;
+		int data;
+	} adjacent;
+	_Atomic int done = 0;
+	pthread_create(&lt, NULL, waiter_thread, &done);
+	write_site_28(&adjacent.data, 1);
+	w0 = watches();
+	__tsan_atomic32_store(&adjacent.flag, 1, 0 /* relaxed */);
+	CHECK("adjacent_data_published", watches() == w0 + 1);
+	atomic_store(&done, 1);
+	pthread_join(lt, NULL);
 	ucsan_opts = saved;
 	/* The taker's store under the lock it took leaves the wait on. */
 	long_cold_stalls(300000);

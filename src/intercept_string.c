@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * libc's string and formatting functions that read or write the program's
+ * memory for it: strcpy() into a shared buffer, snprintf() of a path into
+ * an argument struct, strcmp() of a name another thread renames. They run
+ * uninstrumented, so their accesses are checked here, as range accesses
+ * at the caller's site (ThreadSanitizer's interceptors do the same). The
+ * copies know their lengths before they run and are checked first, as
+ * memcpy() is; a formatted string's length is known only once it is
+ * written, so its range is checked then (a watch set after the store still
+ * meets a reader; what it cannot learn is the value before).
+ *
+ * _FORTIFY_SOURCE builds call the __*_chk spellings, which take the
+ * destination's size as well: the same checks, then the real function.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check.h"
+#include "internal.h"
+
+REAL(vsnprintf, int, char *, size_t, const char *, va_list)
+REAL(vsprintf, int, char *, const char *, va_list)
+REAL(__vsnprintf_chk, int, char *, size_t, int, size_t, const char *, va_list)
+REAL(__vsprintf_chk, int, char *, int, size_t, const char *, va_list)
+REAL(strlen, size_t, const char *)
+REAL(strnlen, size_t, const char *, size_t)
+REAL(strcmp, int, const char *, const char *)
+REAL(strncmp, int, const char *, const char *, size_t)
+REAL(strcpy, char *, char *, const char *)
+REAL(stpcpy, char *, char *, const char *)
+REAL(strncpy, char *, char *, const char *, size_t)
+REAL(strcat, char *, char *, const char *)
+REAL(strncat, char *, char *, const char *, size_t)
+REAL(strdup, char *, const char *)
+
+/* Once the runtime is up, not inside it, and not for its own calls
+ * (options, reports); and not while the process has one thread, so that
+ * a lone thread does not pay for measuring what it reads. */
+static ALWAYS_INLINE bool checks(uintptr_t pc)
+{
+	return ucsan_initialized && ucsan_ctx_tls.disable_count == 0 &&
+	       !gate_alone(atomic_load_explicit(&ucsan_hot.gate, memory_order_relaxed)) && !ucsan_pc_in_runtime(pc);
+}
+
+static ALWAYS_INLINE void check_read(const void *p, size_t n, uintptr_t pc)
+{
+	if (n)
+		UCSAN_KEEP_ERRNO(ucsan_check_range(p, n, 0, pc));
+}
+
+static ALWAYS_INLINE void check_write(const void *p, size_t n, uintptr_t pc)
+{
+	if (n)
+		UCSAN_KEEP_ERRNO(ucsan_check_range(p, n, UCSAN_ACCESS_WRITE, pc));
+}
+
+/* The bytes a length-limited string function reads of s: up to its
+ * terminator, at most n. */
+static size_t bounded_len(const char *s, size_t n)
+{
+	const size_t len = get_strnlen()(s, n);
+	return len < n ? len + 1 : n;
+}
+
+/* === Formatting: the output, by the length written === */
+
+/* What vsnprintf(buf, size) wrote: the string and its terminator, cut at
+ * size. ret < 0: nothing known. */
+static void formatted(char *buf, size_t size, int ret, uintptr_t pc)
+{
+	if (ret < 0 || !size || !checks(pc))
+		return;
+	const size_t n = (size_t)ret + 1;
+	check_write(buf, n < size ? n : size, pc);
+}
+
+static int do_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap, uintptr_t pc)
+{
+	const int ret = get_vsnprintf()(buf, size, fmt, ap);
+	formatted(buf, size, ret, pc);
+	return ret;
+}
+
+static int do_vsprintf(char *buf, const char *fmt, va_list ap, uintptr_t pc)
+{
+	const int ret = get_vsprintf()(buf, fmt, ap);
+	formatted(buf, SIZE_MAX, ret, pc);
+	return ret;
+}
+
+UCSAN_EXPORT int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
+{
+	return do_vsnprintf(buf, size, fmt, ap, CALLER_PC());
+}
+
+UCSAN_EXPORT int snprintf(char *buf, size_t size, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	const int ret = do_vsnprintf(buf, size, fmt, ap, CALLER_PC());
+	va_end(ap);
+	return ret;
+}
+
+UCSAN_EXPORT int vsprintf(char *buf, const char *fmt, va_list ap)
+{
+	return do_vsprintf(buf, fmt, ap, CALLER_PC());
+}
+
+UCSAN_EXPORT int sprintf(char *buf, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	const int ret = do_vsprintf(buf, fmt, ap, CALLER_PC());
+	va_end(ap);
+	return ret;
+}
+
+UCSAN_EXPORT int __vsnprintf_chk(char *buf, size_t size, int flag, size_t slen, const char *fmt, va_list ap)
+{
+	const int ret = get___vsnprintf_chk()(buf, size, flag, slen, fmt, ap);
+	formatted(buf, size, ret, CALLER_PC());
+	return ret;
+}
+
+UCSAN_EXPORT int __snprintf_chk(char *buf, size_t size, int flag, size_t slen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	const int ret = get___vsnprintf_chk()(buf, size, flag, slen, fmt, ap);
+	va_end(ap);
+	formatted(buf, size, ret, CALLER_PC());
+	return ret;
+}
+
+UCSAN_EXPORT int __vsprintf_chk(char *buf, int flag, size_t slen, const char *fmt, va_list ap)
+{
+	const int ret = get___vsprintf_chk()(buf, flag, slen, fmt, ap);
+	formatted(buf, SIZE_MAX, ret, CALLER_PC());
+	return ret;
+}
+
+UCSAN_EXPORT int __sprintf_chk(char *buf, int flag, size_t slen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	const int ret = get___vsprintf_chk()(buf, flag, slen, fmt, ap);
+	va_end(ap);
+	formatted(buf, SIZE_MAX, ret, CALLER_PC());
+	return ret;
+}
+
+/* === Reading strings === */
+
+UCSAN_EXPORT size_t strlen(const char *s)
+{
+	const uintptr_t pc = CALLER_PC();
+	const size_t len = get_strlen()(s);
+	if (checks(pc))
+		check_read(s, len + 1, pc);
+	return len;
+}
+
+UCSAN_EXPORT size_t strnlen(const char *s, size_t n)
+{
+	const uintptr_t pc = CALLER_PC();
+	const size_t len = get_strnlen()(s, n);
+	if (checks(pc))
+		check_read(s, len < n ? len + 1 : n, pc);
+	return len;
+}
+
+/* The bytes strncmp(a, b, n) reads of each: up to the first difference or
+ * terminator, at most n. */
+static size_t compared_len(const char *a, const char *b, size_t n)
+{
+	size_t i = 0;
+	while (i < n && a[i] == b[i] && a[i])
+		i++;
+	return i < n ? i + 1 : n;
+}
+
+UCSAN_EXPORT int strcmp(const char *a, const char *b)
+{
+	const uintptr_t pc = CALLER_PC();
+	if (checks(pc)) {
+		const size_t n = compared_len(a, b, SIZE_MAX);
+		check_read(a, n, pc);
+		check_read(b, n, pc);
+	}
+	return get_strcmp()(a, b);
+}
+
+UCSAN_EXPORT int strncmp(const char *a, const char *b, size_t size)
+{
+	const uintptr_t pc = CALLER_PC();
+	if (checks(pc)) {
+		const size_t n = compared_len(a, b, size);
+		check_read(a, n, pc);
+		check_read(b, n, pc);
+	}
+	return get_strncmp()(a, b, size);
+}
+
+UCSAN_EXPORT char *strdup(const char *s)
+{
+	const uintptr_t pc = CALLER_PC();
+	if (checks(pc))
+		check_read(s, get_strlen()(s) + 1, pc);
+	return get_strdup()(s);
+}
+
+/* === Copying strings: both ranges, then the copy === */
+
+static ALWAYS_INLINE void copied(char *dst, const char *src, size_t n, uintptr_t pc)
+{
+	check_read(src, n, pc);
+	check_write(dst, n, pc);
+}
+
+UCSAN_EXPORT char *strcpy(char *dst, const char *src)
+{
+	const uintptr_t pc = CALLER_PC();
+	if (checks(pc))
+		copied(dst, src, get_strlen()(src) + 1, pc);
+	return get_strcpy()(dst, src);
+}
+
+UCSAN_EXPORT char *stpcpy(char *dst, const char *src)
+{
+	const uintptr_t pc = CALLER_PC();
+	if (checks(pc))
+		copied(dst, src, get_strlen()(src) + 1, pc);
+	return get_stpcpy()(dst, src);
+}
+
+/* strncpy writes all n bytes (the rest as terminators). */
+UCSAN_EXPORT char *strncpy(char *dst, const char *src, size_t n)
+{
+	const uintptr_t pc = CALLER_PC();
+	if (n && checks(pc)) {
+		check_read(src, bounded_len(src, n), pc);
+		check_write(dst, n, pc);
+	}
+	return get_strncpy()(dst, src, n);
+}
+
+/* strcat reads dst's string to its end, then writes src's after it. */
+UCSAN_EXPORT char *strcat(char *dst, const char *src)
+{
+	const uintptr_t pc = CALLER_PC();
+	if (checks(pc)) {
+		const size_t at = get_strlen()(dst);
+		check_read(dst, at, pc);
+		copied(dst + at, src, get_strlen()(src) + 1, pc);
+	}
+	return get_strcat()(dst, src);
+}
+
+UCSAN_EXPORT char *strncat(char *dst, const char *src, size_t n)
+{
+	const uintptr_t pc = CALLER_PC();
+	if (checks(pc)) {
+		const size_t at = get_strlen()(dst);
+		const size_t len = get_strnlen()(src, n);
+		check_read(dst, at, pc);
+		check_read(src, len < n ? len + 1 : n, pc);
+		check_write(dst + at, len + 1, pc);
+	}
+	return get_strncat()(dst, src, n);
+}
