@@ -72,7 +72,8 @@ static ALWAYS_INLINE void count_access(struct ucsan_ctx *ctx, const volatile voi
 static ALWAYS_INLINE void check_site(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type,
 				     uintptr_t ip, bool options)
 {
-	if (!(type & UCSAN_ACCESS_ATOMIC) && unlikely(ucsan_ctx_sites(ctx)[site_index(ip)] != SITE_WARM)) {
+	if (!(type & (UCSAN_ACCESS_ATOMIC | UCSAN_ACCESS_NO_COLD)) &&
+	    unlikely(ucsan_ctx_sites(ctx)[site_index(ip)] != SITE_WARM)) {
 		ucsan_cold_site(ptr, size, type, ip);
 		return;
 	}

@@ -513,17 +513,18 @@ static bool own_stack(const struct ucsan_ctx *ctx, const volatile void *ptr)
  * captures by reference (std::thread passes a block holding the
  * captures). Only stores there are watched; the timespec filled in before
  * each sleep and a -O0 build's every local are not, so the thread keeps
- * its pace. The part handed over: SHARED_SPAN bytes from each such
- * pointer, and what lies between them.
+ * its pace. The part handed over: SHARED_SPAN bytes from each of the
+ * latest few such pointers.
  */
 #define SHARED_SPAN 256
+#define N_HANDED (sizeof(((struct ucsan_ctx *)0)->stack_handed) / sizeof(uintptr_t))
 
 static void share_stack(struct ucsan_ctx *ctx, uintptr_t p)
 {
-	if (!ctx->stack_shared_hi || p < ctx->stack_shared_lo)
-		ctx->stack_shared_lo = p;
-	if (p + SHARED_SPAN > ctx->stack_shared_hi)
-		ctx->stack_shared_hi = p + SHARED_SPAN;
+	for (size_t i = 0; i < N_HANDED; i++)
+		if (ctx->stack_handed[i] == p)
+			return;
+	ctx->stack_handed[ctx->stack_handed_next++ % N_HANDED] = p;
 }
 
 void ucsan_cold_stack_handed(const void *arg)
@@ -543,6 +544,15 @@ void ucsan_cold_stack_handed(const void *arg)
 			share_stack(ctx, words[i]);
 }
 
+/* In the part of its stack the thread handed to threads it made? */
+static bool stack_handed(const struct ucsan_ctx *ctx, const volatile void *ptr)
+{
+	for (size_t i = 0; i < N_HANDED; i++)
+		if (ctx->stack_handed[i] && (uintptr_t)ptr - ctx->stack_handed[i] < SHARED_SPAN)
+			return true;
+	return false;
+}
+
 /* Is ptr on the calling thread's own stack, where its cold sites watch
  * nothing? */
 static bool own_stack_unwatched(const struct ucsan_ctx *ctx, const volatile void *ptr, int type)
@@ -551,8 +561,7 @@ static bool own_stack_unwatched(const struct ucsan_ctx *ctx, const volatile void
 		return false;
 	if (!(type & UCSAN_ACCESS_WRITE))
 		return !ucsan_opts.cold_own_stack_reads;
-	return !ucsan_opts.cold_own_stack_stores &&
-	       !((uintptr_t)ptr >= ctx->stack_shared_lo && (uintptr_t)ptr < ctx->stack_shared_hi);
+	return !ucsan_opts.cold_own_stack_stores && !stack_handed(ctx, ptr);
 }
 
 /* The cold sites that count as just after a release. */
@@ -704,13 +713,15 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 		return;
 	}
 	const uint8_t before = *site;
-	/* A store to the thread's own locals waits its turn like a read: the
-	 * other threads, which reach them only through a pointer handed over
-	 * (a thread's argument, a captured local), are what it waits for, and
-	 * stopping them for every timespec filled in before a sleep only held
-	 * back the accesses that race. */
-	const bool takes_stage =
-		is_write && !(ucsan_opts.cold_stack_stores_wait && own_stack(ctx, ptr));
+	/* A store to the thread's own locals (cold_own_stack_stores=1) waits
+	 * its turn like a read: stopping the others for every timespec filled
+	 * in before a sleep only held back the accesses that race. A store to
+	 * what it handed to a thread it made is a store to shared memory, and
+	 * takes the stage: that thread must meet it, not cut it short (an
+	 * object that starts its thread in its constructor, then sets a
+	 * field the thread reads first). */
+	const bool takes_stage = is_write && !(ucsan_opts.cold_stack_stores_wait && own_stack(ctx, ptr) &&
+					       !stack_handed(ctx, ptr));
 	const bool locked = ctx->locks_held > 0;
 	if (!beside && !take_turn(takes_stage, !(before & SITE_RETRY), locked, poll_read, now, &ctx->cold_turn)) {
 		count_access(ctx, ptr, size, type, ip, true);

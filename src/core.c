@@ -363,7 +363,7 @@ static void delay_access(struct ucsan_ctx *ctx, _Atomic(uint64_t) *wp, long us, 
 bool ucsan_ignore_value_change(size_t size, int type, struct ucsan_value old, struct ucsan_value new,
 			       uint64_t diff)
 {
-	if (!ucsan_opts.permissive || type != 0 || size > sizeof(long))
+	if (!ucsan_opts.permissive || (type & ~UCSAN_ACCESS_NO_COLD) != 0 || size > sizeof(long))
 		return false;
 	if (__builtin_popcountll(diff) != 1)
 		return false;
@@ -1064,7 +1064,7 @@ void ucsan_check_range(const volatile void *ptr, size_t size, int type, uintptr_
 	if (gate_alone(gate))
 		return;
 	if (!(type & UCSAN_ACCESS_ATOMIC) && gate == 0 && *lane > chunks &&
-	    ucsan_ctx_sites(ctx)[site_index(ip)] == SITE_WARM) {
+	    ((type & UCSAN_ACCESS_NO_COLD) || ucsan_ctx_sites(ctx)[site_index(ip)] == SITE_WARM)) {
 		*lane -= chunks;
 		return;
 	}

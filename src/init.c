@@ -16,6 +16,7 @@
 bool ucsan_initialized;
 
 void ucsan_intercept_init(void);
+void ucsan_intercept_string_init(void);
 void ucsan_wakeups_init(void);
 void ucsan_stacktrace_init(void);
 void ucsan_report_init(void);
@@ -50,6 +51,7 @@ void ucsan_init(void)
 	ucsan_threads_alone_update();
 	atomic_store(&ucsan_enabled, ucsan_opts.enabled);
 	ucsan_intercept_init();
+	ucsan_intercept_string_init();
 	ucsan_wakeups_init();
 	ucsan_malloc_init();
 	ucsan_signals_init();

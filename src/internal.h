@@ -77,6 +77,10 @@
 #define UCSAN_SITE_BITS 12
 #define UCSAN_SITES (1u << UCSAN_SITE_BITS)
 #define SITE_WARM 0xff
+/* (internal, with include/ucsan.h's UCSAN_ACCESS_*) A read libc makes for
+ * the program (strlen, strcmp): checked and counted, but never a cold
+ * site's watch; the writer's watch is what it meets. */
+#define UCSAN_ACCESS_NO_COLD 0x40
 static inline size_t site_index(uintptr_t pc)
 {
 	return (size_t)(pc >> 2) & (UCSAN_SITES - 1);
@@ -225,10 +229,11 @@ struct ucsan_ctx {
 	uintptr_t sites_off;
 	/* This thread's record in thread_info.c, for reports. */
 	struct ucsan_thread_info *thread_info;
-	/* The part of its own stack it handed to threads it created
-	 * (cold_sites.c, ucsan_cold_stack_handed()); hi 0: none. Its stores
-	 * there are cold-watched, its other stack stores are not. */
-	uintptr_t stack_shared_lo, stack_shared_hi;
+	/* Where in its own stack it handed something to threads it created,
+	 * the latest few (cold_sites.c, ucsan_cold_stack_handed()); 0: none.
+	 * Its stores near them are cold-watched, its other stack stores not. */
+	uintptr_t stack_handed[4];
+	unsigned stack_handed_next;
 };
 
 /* Far below any real countdown, so the hot path's "--lane < 0" always

@@ -163,6 +163,7 @@ WRITE_SITE(25)
 WRITE_SITE(26)
 WRITE_SITE(27)
 WRITE_SITE(28)
+WRITE_SITE(29)
 static void (*const write_sites[])(int *, int) = { write_site_1, write_site_2, write_site_3, write_site_4,
 						   write_site_5, write_site_6, write_site_7, write_site_8 };
 
@@ -390,6 +391,18 @@ static void *long_reader(void *arg)
 	return NULL;
 }
 
+/* The same, at a site of its own, given a struct on its creator's stack. */
+SITE(site_handed_read, ".rept 21; nop; .endr")
+static int handed_reader_parked;
+
+static void *handed_reader(void *arg)
+{
+	(void)arg;
+	site_handed_read(&shared_c);
+	handed_reader_parked = ucsan_ctx_tls.cold_parked != 0;
+	return NULL;
+}
+
 static int taken_flag;
 
 /* A thread that sleeps first -- a timer -- and whose first access, a
@@ -612,7 +625,7 @@ int main(void)
 	CHECK("handed_stack_store_watched", watches() == w0 + 1);
 	/* ...or a local the argument's block points to (the captures of a
 	 * C++ lambda, in the block std::thread passes). */
-	ucsan_ctx_tls.stack_shared_lo = ucsan_ctx_tls.stack_shared_hi = 0;
+	memset(ucsan_ctx_tls.stack_handed, 0, sizeof(ucsan_ctx_tls.stack_handed));
 	int captured = 0;
 	int **captures = malloc(4 * sizeof(*captures));
 	captures[0] = captures[2] = captures[3] = NULL;
@@ -620,8 +633,10 @@ int main(void)
 	pthread_create(&h, NULL, noop_thread, captures);
 	pthread_join(h, NULL);
 	free(captures);
-	CHECK("captured_local_shared", (uintptr_t)&captured >= ucsan_ctx_tls.stack_shared_lo &&
-					       (uintptr_t)&captured < ucsan_ctx_tls.stack_shared_hi);
+	bool handed_captured = false;
+	for (size_t i = 0; i < sizeof(ucsan_ctx_tls.stack_handed) / sizeof(uintptr_t); i++)
+		handed_captured |= ucsan_ctx_tls.stack_handed[i] == (uintptr_t)&captured;
+	CHECK("captured_local_handed", handed_captured);
 	w0 = watches();
 	write_site_27(&captured, 1);
 	CHECK("captured_stack_store_watched", watches() == w0 + 1);
@@ -679,9 +694,12 @@ int main(void)
 	CHECK("woken_from_sleep_unparked", parked_sleep_unparks);
 	CHECK("unparked_takes_table_back", parked_loop_back);
 
-	/* A store to main's own stack waits its turn like a read: refused
-	 * while another thread's stall is on, which goes on uncut. */
+	/* A store to main's own stack, where it handed nothing (watched with
+	 * cold_own_stack_stores=1), waits its turn like a read: refused while
+	 * another thread's stall is on, which goes on uncut. */
 	long_cold_stalls(200000);
+	ucsan_opts.cold_own_stack_stores = true;
+	memset(ucsan_ctx_tls.stack_handed, 0, sizeof(ucsan_ctx_tls.stack_handed));
 	pthread_t lr;
 	pthread_create(&lr, NULL, long_reader, NULL);
 	for (int i = 0; i < 10000 && atomic_load(&ucsan_counters[CTR_USED_WATCHPOINTS]) == 0; i++)
@@ -697,6 +715,23 @@ int main(void)
 	CHECK("read_after_sleep_watched_beside", woke_read_watches == 1);
 	pthread_join(lr, NULL);
 	CHECK("own_stack_store_parks_nobody", !reader_was_parked);
+	ucsan_opts = saved;
+	/* A store to what main handed to a thread it made is a store to
+	 * shared memory: it takes the stage, and the stall on goes parked (an
+	 * object that starts its thread in its constructor, then sets the
+	 * field the thread reads first). */
+	long_cold_stalls(200000);
+	struct {
+		int interval;
+	} refresher = { 0 };
+	pthread_create(&lr, NULL, handed_reader, &refresher);
+	for (int i = 0; i < 10000 && atomic_load(&ucsan_counters[CTR_USED_WATCHPOINTS]) == 0; i++)
+		usleep(1000);
+	const long w_handed = watches();
+	write_site_29(&refresher.interval, 1);
+	CHECK("handed_stack_store_watched_during_stall", watches() == w_handed + 1);
+	pthread_join(lr, NULL);
+	CHECK("handed_stack_store_takes_stage", handed_reader_parked);
 	ucsan_opts = saved;
 
 	long_cold_stalls(50000);
