@@ -534,12 +534,13 @@ void ucsan_cold_stack_handed(const void *arg)
 		share_stack(ctx, (uintptr_t)arg);
 		return;
 	}
-	/* The argument's own block, if it is one: its first words, read as
-	 * the creator just wrote them. */
+	/* The argument's own block, if it is one: its first words, as the
+	 * creator just wrote them. Read safely: a block record torn by a
+	 * concurrent malloc may give another block's size. */
 	size_t n = ucsan_heap_block_size((uintptr_t)arg);
-	n = (n < SHARED_SPAN ? n : SHARED_SPAN) / sizeof(uintptr_t);
-	const uintptr_t *const words = arg;
-	for (size_t i = 0; i < n; i++)
+	uintptr_t words[SHARED_SPAN / sizeof(uintptr_t)];
+	n = n ? ucsan_read_memory_upto(arg, words, n < sizeof(words) ? n : sizeof(words)) : 0;
+	for (size_t i = 0; i < n / sizeof(uintptr_t); i++)
 		if (own_stack(ctx, (const void *)words[i]))
 			share_stack(ctx, words[i]);
 }

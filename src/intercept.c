@@ -2,8 +2,8 @@
 /*
  * memcpy, memmove and memset: clang turns struct copies and large
  * initializations into plain calls to these (and newer compilers into
- * __tsan_mem*), so they are checked as range accesses before the real
- * function runs. Defining them here interposes on libc's for the whole
+ * __tsan_mem*, _FORTIFY_SOURCE builds into __mem*_chk), so they are
+ * checked as range accesses before the real function runs. Defining them here interposes on libc's for the whole
  * process, as any sanitizer runtime does.
  */
 #define _GNU_SOURCE
@@ -60,9 +60,18 @@ static void resolve(void)
 	resolving = 0;
 }
 
+/* The _FORTIFY_SOURCE spellings, which take the destination's size too:
+ * found at start-up like the others (see intercept_string.c). */
+REAL(__memcpy_chk, void *, void *, const void *, size_t, size_t)
+REAL(__memmove_chk, void *, void *, const void *, size_t, size_t)
+REAL(__memset_chk, void *, void *, int, size_t, size_t)
+
 void ucsan_intercept_init(void)
 {
 	resolve();
+	get___memcpy_chk();
+	get___memmove_chk();
+	get___memset_chk();
 }
 
 /* Check only when the runtime is up and this thread is not inside it. */
@@ -114,6 +123,33 @@ UCSAN_EXPORT void *memmove(void *dst, const void *src, size_t n)
 UCSAN_EXPORT void *memset(void *dst, int c, size_t n)
 {
 	return do_set(dst, c, n, CALLER_PC());
+}
+
+UCSAN_EXPORT void *__memcpy_chk(void *dst, const void *src, size_t n, size_t dstlen)
+{
+	if (should_check() && n) {
+		const uintptr_t pc = CALLER_PC();
+		ucsan_check_range(src, n, 0, pc);
+		ucsan_check_range(dst, n, UCSAN_ACCESS_WRITE, pc);
+	}
+	return get___memcpy_chk()(dst, src, n, dstlen);
+}
+
+UCSAN_EXPORT void *__memmove_chk(void *dst, const void *src, size_t n, size_t dstlen)
+{
+	if (should_check() && n) {
+		const uintptr_t pc = CALLER_PC();
+		ucsan_check_range(src, n, 0, pc);
+		ucsan_check_range(dst, n, UCSAN_ACCESS_WRITE, pc);
+	}
+	return get___memmove_chk()(dst, src, n, dstlen);
+}
+
+UCSAN_EXPORT void *__memset_chk(void *dst, int c, size_t n, size_t dstlen)
+{
+	if (should_check() && n)
+		ucsan_check_range(dst, n, UCSAN_ACCESS_WRITE, CALLER_PC());
+	return get___memset_chk()(dst, c, n, dstlen);
 }
 
 UCSAN_EXPORT void *__tsan_memcpy(void *dst, const void *src, size_t n)

@@ -38,6 +38,11 @@ REAL(strncpy, char *, char *, const char *, size_t)
 REAL(strcat, char *, char *, const char *)
 REAL(strncat, char *, char *, const char *, size_t)
 REAL(strdup, char *, const char *)
+REAL(__strcpy_chk, char *, char *, const char *, size_t)
+REAL(__stpcpy_chk, char *, char *, const char *, size_t)
+REAL(__strncpy_chk, char *, char *, const char *, size_t, size_t)
+REAL(__strcat_chk, char *, char *, const char *, size_t)
+REAL(__strncat_chk, char *, char *, const char *, size_t, size_t)
 
 /* Once the runtime is up, not inside it, and not for its own calls
  * (options, reports); and not while the process has one thread, so that
@@ -66,6 +71,11 @@ void ucsan_intercept_string_init(void)
 	get_strcat();
 	get_strncat();
 	get_strdup();
+	get___strcpy_chk();
+	get___stpcpy_chk();
+	get___strncpy_chk();
+	get___strcat_chk();
+	get___strncat_chk();
 }
 
 /* A read: it meets the watches of threads that write there, and may be
@@ -249,48 +259,34 @@ static ALWAYS_INLINE void copied(char *dst, const char *src, size_t n, uintptr_t
 	check_write(dst, n, pc);
 }
 
-UCSAN_EXPORT char *strcpy(char *dst, const char *src)
+/* strcpy, stpcpy: src's string and its terminator. */
+static void check_strcpy(char *dst, const char *src, uintptr_t pc)
 {
-	const uintptr_t pc = CALLER_PC();
 	if (checks(pc))
 		copied(dst, src, get_strlen()(src) + 1, pc);
-	return get_strcpy()(dst, src);
-}
-
-UCSAN_EXPORT char *stpcpy(char *dst, const char *src)
-{
-	const uintptr_t pc = CALLER_PC();
-	if (checks(pc))
-		copied(dst, src, get_strlen()(src) + 1, pc);
-	return get_stpcpy()(dst, src);
 }
 
 /* strncpy writes all n bytes (the rest as terminators). */
-UCSAN_EXPORT char *strncpy(char *dst, const char *src, size_t n)
+static void check_strncpy(char *dst, const char *src, size_t n, uintptr_t pc)
 {
-	const uintptr_t pc = CALLER_PC();
 	if (n && checks(pc)) {
 		check_read(src, bounded(get_strnlen()(src, n), n), pc);
 		check_write(dst, n, pc);
 	}
-	return get_strncpy()(dst, src, n);
 }
 
 /* strcat reads dst's string to its end, then writes src's after it. */
-UCSAN_EXPORT char *strcat(char *dst, const char *src)
+static void check_strcat(char *dst, const char *src, uintptr_t pc)
 {
-	const uintptr_t pc = CALLER_PC();
 	if (checks(pc)) {
 		const size_t at = get_strlen()(dst);
 		check_read(dst, at, pc);
 		copied(dst + at, src, get_strlen()(src) + 1, pc);
 	}
-	return get_strcat()(dst, src);
 }
 
-UCSAN_EXPORT char *strncat(char *dst, const char *src, size_t n)
+static void check_strncat(char *dst, const char *src, size_t n, uintptr_t pc)
 {
-	const uintptr_t pc = CALLER_PC();
 	if (checks(pc)) {
 		const size_t at = get_strlen()(dst);
 		const size_t len = get_strnlen()(src, n);
@@ -298,5 +294,66 @@ UCSAN_EXPORT char *strncat(char *dst, const char *src, size_t n)
 		check_read(src, bounded(len, n), pc);
 		check_write(dst + at, len + 1, pc);
 	}
+}
+
+UCSAN_EXPORT char *strcpy(char *dst, const char *src)
+{
+	check_strcpy(dst, src, CALLER_PC());
+	return get_strcpy()(dst, src);
+}
+
+UCSAN_EXPORT char *stpcpy(char *dst, const char *src)
+{
+	check_strcpy(dst, src, CALLER_PC());
+	return get_stpcpy()(dst, src);
+}
+
+UCSAN_EXPORT char *strncpy(char *dst, const char *src, size_t n)
+{
+	check_strncpy(dst, src, n, CALLER_PC());
+	return get_strncpy()(dst, src, n);
+}
+
+UCSAN_EXPORT char *strcat(char *dst, const char *src)
+{
+	check_strcat(dst, src, CALLER_PC());
+	return get_strcat()(dst, src);
+}
+
+UCSAN_EXPORT char *strncat(char *dst, const char *src, size_t n)
+{
+	check_strncat(dst, src, n, CALLER_PC());
 	return get_strncat()(dst, src, n);
+}
+
+/* The _FORTIFY_SOURCE spellings: the same checks; libc's own then checks
+ * the destination's size (and stops the program if it is too small). */
+UCSAN_EXPORT char *__strcpy_chk(char *dst, const char *src, size_t dstlen)
+{
+	check_strcpy(dst, src, CALLER_PC());
+	return get___strcpy_chk()(dst, src, dstlen);
+}
+
+UCSAN_EXPORT char *__stpcpy_chk(char *dst, const char *src, size_t dstlen)
+{
+	check_strcpy(dst, src, CALLER_PC());
+	return get___stpcpy_chk()(dst, src, dstlen);
+}
+
+UCSAN_EXPORT char *__strncpy_chk(char *dst, const char *src, size_t n, size_t dstlen)
+{
+	check_strncpy(dst, src, n, CALLER_PC());
+	return get___strncpy_chk()(dst, src, n, dstlen);
+}
+
+UCSAN_EXPORT char *__strcat_chk(char *dst, const char *src, size_t dstlen)
+{
+	check_strcat(dst, src, CALLER_PC());
+	return get___strcat_chk()(dst, src, dstlen);
+}
+
+UCSAN_EXPORT char *__strncat_chk(char *dst, const char *src, size_t n, size_t dstlen)
+{
+	check_strncat(dst, src, n, CALLER_PC());
+	return get___strncat_chk()(dst, src, n, dstlen);
 }

@@ -60,6 +60,18 @@ void ucsan_platform_pid_changed(void)
  * a plain read: the callers only read memory the program just touched. */
 static _Atomic int safe_read_broken;
 
+size_t ucsan_read_memory_upto(const volatile void *ptr, void *dst, size_t size)
+{
+	if (atomic_load_explicit(&safe_read_broken, memory_order_relaxed))
+		return 0;
+	struct iovec local = { dst, size };
+	struct iovec remote = { (void *)(uintptr_t)ptr, size };
+	const int saved_errno = errno;
+	const ssize_t n = process_vm_readv(ucsan_pid, &local, 1, &remote, 1, 0);
+	errno = saved_errno;
+	return n > 0 ? (size_t)n : 0;
+}
+
 bool ucsan_read_memory(const volatile void *ptr, void *dst, size_t size)
 {
 	if (!atomic_load_explicit(&safe_read_broken, memory_order_relaxed)) {

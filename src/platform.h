@@ -31,6 +31,9 @@ void ucsan_platform_pid_changed(void);
  * dst without faulting, and without touching errno (the bytes may be errno
  * itself). False if the memory is gone. */
 bool ucsan_read_memory(const volatile void *ptr, void *dst, size_t size);
+/* As much of it as is mapped, up to size (the bytes read; 0 also where the
+ * safe read is not allowed): never a plain read. */
+size_t ucsan_read_memory_upto(const volatile void *ptr, void *dst, size_t size);
 
 /* Blocks every signal (or only `sig`, if non-zero) in the calling thread;
  * *old receives the mask to restore with ucsan_signals_restore(). */

@@ -1,6 +1,7 @@
 // The string and formatting functions ucsan interposes on (strlen, strnlen,
 // strcmp, strncmp, strdup, strcpy, stpcpy, strncpy, strcat, strncat, the
-// sprintf family and their _FORTIFY_SOURCE __*_chk spellings) behave
+// sprintf family, and the _FORTIFY_SOURCE __*_chk spellings of those and of
+// memcpy, memmove and memset) behave
 // exactly like libc's own: the same return value, the same bytes in the
 // destination (the bytes past what they write included), errno untouched.
 // Everything runs twice: alone (nothing is watched) and with a second
@@ -194,12 +195,68 @@ static void formats(void)
 	}
 }
 
+typedef char *(*chk_copy_fn)(char *, const char *, size_t);
+typedef char *(*chk_ncopy_fn)(char *, const char *, size_t, size_t);
+typedef void *(*chk_mem_fn)(void *, const void *, size_t, size_t);
+typedef void *(*chk_set_fn)(void *, int, size_t, size_t);
+
+/* The _FORTIFY_SOURCE spellings, with a destination size that fits. */
+static void fortified(void)
+{
+	static const char *const names[] = { "__strcpy_chk", "__stpcpy_chk", "__strcat_chk" };
+	static const char *const nnames[] = { "__strncpy_chk", "__strncat_chk" };
+	static const char *const mnames[] = { "__memcpy_chk", "__memmove_chk" };
+	for (size_t f = 0; f < N_OF(names); f++) {
+		chk_copy_fn o = ip_ucsan_sym(names[f]), l = ip_libc_sym(names[f]);
+		for (size_t i = 0; i < N_OF(strs); i++) {
+			prefill(strs[(i + 3) % N_OF(strs)]);
+			errno = IP_SENTINEL;
+			char *r = o(dst_ours + 2, strs[i], BUF - 2);
+			IP_EXPECT(errno == IP_SENTINEL, "%s errno", names[f]);
+			IP_EXPECT(r - dst_ours == l(dst_libc + 2, strs[i], BUF - 2) - dst_libc && same_dst(),
+				  "%s(\"%s\")", names[f], strs[i]);
+		}
+	}
+	for (size_t f = 0; f < N_OF(nnames); f++) {
+		chk_ncopy_fn o = ip_ucsan_sym(nnames[f]), l = ip_libc_sym(nnames[f]);
+		for (size_t i = 0; i < N_OF(strs); i++) {
+			for (size_t j = 0; j < N_OF(limits); j++) {
+				prefill(strs[(i + 5) % N_OF(strs)]);
+				char *r = o(dst_ours + 1, strs[i], limits[j], BUF - 1);
+				IP_EXPECT(r - dst_ours == l(dst_libc + 1, strs[i], limits[j], BUF - 1) - dst_libc &&
+						  same_dst(),
+					  "%s(\"%s\", %zu)", nnames[f], strs[i], limits[j]);
+			}
+		}
+	}
+	for (size_t f = 0; f < N_OF(mnames); f++) {
+		chk_mem_fn o = ip_ucsan_sym(mnames[f]), l = ip_libc_sym(mnames[f]);
+		for (size_t j = 0; j < N_OF(limits); j++) {
+			prefill("");
+			errno = IP_SENTINEL;
+			void *r = o(dst_ours + 3, dst_ours + 40, limits[j], BUF - 3);
+			IP_EXPECT(errno == IP_SENTINEL, "%s errno", mnames[f]);
+			IP_EXPECT((char *)r - dst_ours == (char *)l(dst_libc + 3, dst_libc + 40, limits[j], BUF - 3) - dst_libc &&
+					  same_dst(),
+				  "%s(%zu)", mnames[f], limits[j]);
+		}
+	}
+	chk_set_fn o_set = ip_ucsan_sym("__memset_chk"), l_set = ip_libc_sym("__memset_chk");
+	for (size_t j = 0; j < N_OF(limits); j++) {
+		prefill("");
+		IP_EXPECT(o_set(dst_ours + 5, 0x1a5, limits[j], BUF - 5) == dst_ours + 5, "__memset_chk return");
+		l_set(dst_libc + 5, 0x1a5, limits[j], BUF - 5);
+		IP_EXPECT(same_dst(), "__memset_chk(%zu)", limits[j]);
+	}
+}
+
 static void all(void)
 {
 	lengths();
 	compares();
 	copies();
 	formats();
+	fortified();
 }
 
 int main(void)
