@@ -80,12 +80,18 @@ static ALWAYS_INLINE bool should_check(void)
 	return ucsan_initialized && ucsan_ctx_tls.disable_count == 0;
 }
 
-static ALWAYS_INLINE void *do_copy(void *dst, const void *src, size_t n, uintptr_t pc, bool overlap)
+/* A copy of n bytes: what it reads, then what it writes. */
+static ALWAYS_INLINE void check_copy(void *dst, const void *src, size_t n, uintptr_t pc)
 {
 	if (should_check() && n) {
 		ucsan_check_range(src, n, 0, pc);
 		ucsan_check_range(dst, n, UCSAN_ACCESS_WRITE, pc);
 	}
+}
+
+static ALWAYS_INLINE void *do_copy(void *dst, const void *src, size_t n, uintptr_t pc, bool overlap)
+{
+	check_copy(dst, src, n, pc);
 	copy_fn f = __atomic_load_n(overlap ? &real_memmove : &real_memcpy, __ATOMIC_ACQUIRE);
 	if (unlikely(!f)) {
 		resolve();
@@ -127,21 +133,13 @@ UCSAN_EXPORT void *memset(void *dst, int c, size_t n)
 
 UCSAN_EXPORT void *__memcpy_chk(void *dst, const void *src, size_t n, size_t dstlen)
 {
-	if (should_check() && n) {
-		const uintptr_t pc = CALLER_PC();
-		ucsan_check_range(src, n, 0, pc);
-		ucsan_check_range(dst, n, UCSAN_ACCESS_WRITE, pc);
-	}
+	check_copy(dst, src, n, CALLER_PC());
 	return get___memcpy_chk()(dst, src, n, dstlen);
 }
 
 UCSAN_EXPORT void *__memmove_chk(void *dst, const void *src, size_t n, size_t dstlen)
 {
-	if (should_check() && n) {
-		const uintptr_t pc = CALLER_PC();
-		ucsan_check_range(src, n, 0, pc);
-		ucsan_check_range(dst, n, UCSAN_ACCESS_WRITE, pc);
-	}
+	check_copy(dst, src, n, CALLER_PC());
 	return get___memmove_chk()(dst, src, n, dstlen);
 }
 
