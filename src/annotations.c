@@ -18,7 +18,8 @@ UCSAN_EXPORT void ucsan_check_access(const volatile void *ptr, size_t size, int 
 	if (size == 0)
 		return;
 	ucsan_api_ctx();
-	ucsan_check_range(ptr, size, type, CALLER_PC());
+	/* The runtime's own type bits are not the caller's to set. */
+	ucsan_check_range(ptr, size, type & ~UCSAN_ACCESS_NO_COLD, CALLER_PC());
 }
 
 UCSAN_EXPORT void ucsan_disable_current(void)
