@@ -60,27 +60,33 @@ void ucsan_platform_pid_changed(void)
  * a plain read: the callers only read memory the program just touched. */
 static _Atomic int safe_read_broken;
 
-size_t ucsan_read_memory_upto(const volatile void *ptr, void *dst, size_t size)
+/* One process_vm_readv() of ourselves: the bytes read, or -1 with *err
+ * set; errno is kept. */
+static ssize_t read_self(const volatile void *ptr, void *dst, size_t size, int *err)
 {
-	if (atomic_load_explicit(&safe_read_broken, memory_order_relaxed))
-		return 0;
 	struct iovec local = { dst, size };
 	struct iovec remote = { (void *)(uintptr_t)ptr, size };
 	const int saved_errno = errno;
 	const ssize_t n = process_vm_readv(ucsan_pid, &local, 1, &remote, 1, 0);
+	*err = errno;
 	errno = saved_errno;
+	return n;
+}
+
+size_t ucsan_read_memory_upto(const volatile void *ptr, void *dst, size_t size)
+{
+	int err;
+	if (atomic_load_explicit(&safe_read_broken, memory_order_relaxed))
+		return 0;
+	const ssize_t n = read_self(ptr, dst, size, &err);
 	return n > 0 ? (size_t)n : 0;
 }
 
 bool ucsan_read_memory(const volatile void *ptr, void *dst, size_t size)
 {
 	if (!atomic_load_explicit(&safe_read_broken, memory_order_relaxed)) {
-		struct iovec local = { dst, size };
-		struct iovec remote = { (void *)(uintptr_t)ptr, size };
-		const int saved_errno = errno;
-		ssize_t n = process_vm_readv(ucsan_pid, &local, 1, &remote, 1, 0);
-		const int err = errno;
-		errno = saved_errno;
+		int err;
+		const ssize_t n = read_self(ptr, dst, size, &err);
 		if (n == (ssize_t)size)
 			return true;
 		if (n < 0 && err != ENOSYS && err != EPERM)
