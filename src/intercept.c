@@ -3,8 +3,9 @@
  * memcpy, memmove and memset: clang turns struct copies and large
  * initializations into plain calls to these (and newer compilers into
  * __tsan_mem*, _FORTIFY_SOURCE builds into __mem*_chk), so they are
- * checked as range accesses before the real function runs. Defining them here interposes on libc's for the whole
- * process, as any sanitizer runtime does.
+ * checked as range accesses before the real function runs. Defining them
+ * here interposes on libc's for the whole process, as any sanitizer
+ * runtime does.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -102,10 +103,16 @@ static ALWAYS_INLINE void *do_copy(void *dst, const void *src, size_t n, uintptr
 	return f(dst, src, n);
 }
 
-static ALWAYS_INLINE void *do_set(void *dst, int c, size_t n, uintptr_t pc)
+/* A fill of n bytes. */
+static ALWAYS_INLINE void check_set(void *dst, size_t n, uintptr_t pc)
 {
 	if (should_check() && n)
 		ucsan_check_range(dst, n, UCSAN_ACCESS_WRITE, pc);
+}
+
+static ALWAYS_INLINE void *do_set(void *dst, int c, size_t n, uintptr_t pc)
+{
+	check_set(dst, n, pc);
 	set_fn f = __atomic_load_n(&real_memset, __ATOMIC_ACQUIRE);
 	if (unlikely(!f)) {
 		resolve();
@@ -145,8 +152,7 @@ UCSAN_EXPORT void *__memmove_chk(void *dst, const void *src, size_t n, size_t ds
 
 UCSAN_EXPORT void *__memset_chk(void *dst, int c, size_t n, size_t dstlen)
 {
-	if (should_check() && n)
-		ucsan_check_range(dst, n, UCSAN_ACCESS_WRITE, CALLER_PC());
+	check_set(dst, n, CALLER_PC());
 	return get___memset_chk()(dst, c, n, dstlen);
 }
 

@@ -52,7 +52,7 @@ static ALWAYS_INLINE int mo_of(int mo)
 	case mo_acq_rel: r_ = builtin(a, v, __ATOMIC_ACQ_REL); break;            \
 	default: r_ = builtin(a, v, __ATOMIC_SEQ_CST); break;                    \
 	}                                                                        \
-	ucsan_atomic_stored(a, sizeof(*a));                                                  \
+	ucsan_atomic_stored(a, sizeof(*a));                                      \
 	return r_;
 
 /* The failure order may not be a release and, for the compilers we build
@@ -100,7 +100,7 @@ static ALWAYS_INLINE int mo_of(int mo)
 	{                                                                                      \
 		const bool ok = do_cas_##n(a, c, v, weak, mo, fmo);                            \
 		if (ok)                                                                        \
-			ucsan_atomic_stored(a, sizeof(*a));                                                \
+			ucsan_atomic_stored(a, sizeof(*a));                                    \
 		return ok;                                                                     \
 	}                                                                                      \
 	UCSAN_EXPORT T __tsan_atomic##n##_load(const volatile T *a, int mo)                       \
