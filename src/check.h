@@ -110,6 +110,29 @@ static ALWAYS_INLINE void check_access(const volatile void *ptr, size_t size, in
 	check_site(&ucsan_ctx_tls, ptr, size, type, ip, false);
 }
 
+/*
+ * A range (a struct copy, the bytes of a memcpy): the common case in one
+ * step, as its chunks would each take it -- nothing watched, a warm site,
+ * and a countdown that outlasts them. Returns false where the range needs
+ * the whole check, chunk by chunk (ucsan_check_range()).
+ */
+static ALWAYS_INLINE bool check_range_quick(const volatile void *ptr, size_t size, int type, uintptr_t ip)
+{
+	struct ucsan_ctx *const ctx = &ucsan_ctx_tls;
+	const uint64_t gate = atomic_load_explicit(&ucsan_hot.gate, memory_order_relaxed);
+	if (gate_alone(gate))
+		return true;
+	(void)ptr;
+	const long chunks = (long)((size + UCSAN_SLOT_RANGE - 1) / UCSAN_SLOT_RANGE);
+	long *const lane = &ctx->lanes[site_lane(ip)];
+	if (!(type & UCSAN_ACCESS_ATOMIC) && gate == 0 && *lane > chunks &&
+	    ((type & UCSAN_ACCESS_NO_COLD) || ucsan_ctx_sites(ctx)[site_index(ip)] == SITE_WARM)) {
+		*lane -= chunks;
+		return true;
+	}
+	return false;
+}
+
 #ifdef UCSAN_ENTRY_BITCODE
 /* Inlined at the access (the LTO linker's choice), its own pc: volatile,
  * so that the compiler does not hoist or merge it across accesses (tail

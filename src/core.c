@@ -1055,18 +1055,6 @@ static NOINLINE void check_chunks(const volatile void *ptr, size_t size, int typ
 
 void ucsan_check_range(const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
-	/* The common case in one step, as its chunks would each take it:
-	 * nothing watched, a warm site, and a countdown that outlasts them. */
-	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
-	const long chunks = (long)((size + UCSAN_SLOT_RANGE - 1) / UCSAN_SLOT_RANGE);
-	long *const lane = &ctx->lanes[site_lane(ip)];
-	const uint64_t gate = atomic_load_explicit(&ucsan_hot.gate, memory_order_relaxed);
-	if (gate_alone(gate))
-		return;
-	if (!(type & UCSAN_ACCESS_ATOMIC) && gate == 0 && *lane > chunks &&
-	    ((type & UCSAN_ACCESS_NO_COLD) || ucsan_ctx_sites(ctx)[site_index(ip)] == SITE_WARM)) {
-		*lane -= chunks;
-		return;
-	}
-	check_chunks(ptr, size, type, ip);
+	if (!check_range_quick(ptr, size, type, ip))
+		check_chunks(ptr, size, type, ip);
 }

@@ -82,24 +82,31 @@ DEFINE_SIZED(4)
 DEFINE_SIZED(8)
 DEFINE_SIZED(16)
 
+/* Ranges: the common case here, in the program; the rest in the runtime. */
+static ALWAYS_INLINE void check_range(const void *p, unsigned long size, int type, uintptr_t pc)
+{
+	if (!check_range_quick(p, size, type, pc))
+		ucsan_check_range(p, size, type, pc);
+}
+
 UCSAN_EXPORT void __tsan_read_range(void *p, unsigned long size)
 {
-	ucsan_check_range(p, size, PLAIN, CALLER_PC());
+	check_range(p, size, PLAIN, CALLER_PC());
 }
 
 UCSAN_EXPORT void __tsan_write_range(void *p, unsigned long size)
 {
-	ucsan_check_range(p, size, WRITE, CALLER_PC());
+	check_range(p, size, WRITE, CALLER_PC());
 }
 
 UCSAN_EXPORT void __tsan_read_range_pc(void *p, unsigned long size, void *pc)
 {
-	ucsan_check_range(p, size, PLAIN, (uintptr_t)pc);
+	check_range(p, size, PLAIN, (uintptr_t)pc);
 }
 
 UCSAN_EXPORT void __tsan_write_range_pc(void *p, unsigned long size, void *pc)
 {
-	ucsan_check_range(p, size, WRITE, (uintptr_t)pc);
+	check_range(p, size, WRITE, (uintptr_t)pc);
 }
 
 /* C++ vtable pointer stores: only a changed pointer is a write (TSan's rule,
