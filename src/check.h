@@ -116,13 +116,12 @@ static ALWAYS_INLINE void check_access(const volatile void *ptr, size_t size, in
  * and a countdown that outlasts them. Returns false where the range needs
  * the whole check, chunk by chunk (ucsan_check_range()).
  */
-static ALWAYS_INLINE bool check_range_quick(const volatile void *ptr, size_t size, int type, uintptr_t ip)
+static ALWAYS_INLINE bool check_range_quick(size_t size, int type, uintptr_t ip)
 {
 	struct ucsan_ctx *const ctx = &ucsan_ctx_tls;
 	const uint64_t gate = atomic_load_explicit(&ucsan_hot.gate, memory_order_relaxed);
 	if (gate_alone(gate))
 		return true;
-	(void)ptr;
 	const long chunks = (long)((size + UCSAN_SLOT_RANGE - 1) / UCSAN_SLOT_RANGE);
 	long *const lane = &ctx->lanes[site_lane(ip)];
 	if (!(type & UCSAN_ACCESS_ATOMIC) && gate == 0 && *lane > chunks &&

@@ -1055,6 +1055,6 @@ static NOINLINE void check_chunks(const volatile void *ptr, size_t size, int typ
 
 void ucsan_check_range(const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
-	if (!check_range_quick(ptr, size, type, ip))
+	if (!check_range_quick(size, type, ip))
 		check_chunks(ptr, size, type, ip);
 }

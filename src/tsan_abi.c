@@ -82,10 +82,11 @@ DEFINE_SIZED(4)
 DEFINE_SIZED(8)
 DEFINE_SIZED(16)
 
-/* Ranges: the common case here, in the program; the rest in the runtime. */
+/* Ranges: the common case here, in the program; the rest in the runtime
+ * (whose ucsan_check_range() tries it again: the interposers call it too). */
 static ALWAYS_INLINE void check_range(const void *p, unsigned long size, int type, uintptr_t pc)
 {
-	if (!check_range_quick(p, size, type, pc))
+	if (!check_range_quick(size, type, pc))
 		ucsan_check_range(p, size, type, pc);
 }
 
