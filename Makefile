@@ -127,6 +127,11 @@ bench: all
 oneshot: all
 	sh tests/oneshot/measure.sh
 
+# The same on tests/heldout/, programs written without sight of the corpus:
+# whether what was tuned on it generalises.
+heldout: all
+	ONESHOT_SRC=tests/heldout sh tests/oneshot/measure.sh
+
 # The long soak (make check runs a short one).
 soak: all
 	SOAK_SECONDS=$${SOAK_SECONDS:-300} sh tests/stress/run.sh
@@ -157,5 +162,5 @@ install: all
 clean:
 	rm -rf $(B)
 
-.PHONY: all unit check demo bench oneshot soak install clean
+.PHONY: all unit check demo bench oneshot heldout soak install clean
 -include $(RT_OBJS:.o=.d) $(ENTRY_OBJS:.o=.d)

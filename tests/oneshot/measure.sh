@@ -8,6 +8,8 @@
 # Environment:
 #   ONESHOT_RUNS      runs per program and configuration (default 20)
 #   ONESHOT_TIMEOUT   seconds before a run is killed (default 20)
+#   ONESHOT_SRC       the programs' directory (default tests/oneshot;
+#                     `make heldout`: tests/heldout, which has no twins)
 #
 # Configurations, all at -O2 -g, default options (UCSAN_OPTIONS and
 # TSAN_OPTIONS are unset):
@@ -22,7 +24,8 @@
 # counts against ucsan if it printed anything with `UCSAN` in it or did not
 # exit 0.  A configuration that does not build is shown as n/a.
 #
-# Output: a Markdown table on stdout, also written to build/oneshot/table.md;
+# Output: a Markdown table on stdout, also written to build/oneshot/table.md
+# (build/heldout/ for tests/heldout);
 # progress on stderr; binaries, build logs and one sample report per
 # program and configuration under build/oneshot/.  Portable sh (dash), awk.
 
@@ -30,8 +33,8 @@ set -u
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd) || exit 2
 cd "$ROOT" || exit 2
-SRC=tests/oneshot
-OUT=build/oneshot
+SRC=${ONESHOT_SRC:-tests/oneshot}
+OUT=build/${SRC##*/}
 RUNS=${ONESHOT_RUNS:-20}
 TMO=${ONESHOT_TIMEOUT:-20}
 unset UCSAN_OPTIONS TSAN_OPTIONS UCSAN_CC UCSAN_CXX
@@ -192,7 +195,7 @@ awk -v runs="$RUNS" '
 		printf "\n"
 	}
 ' "$results" >"$table"
-awk -v runs="$RUNS" '
+[ -s "$twin_results" ] && awk -v runs="$RUNS" '
 	BEGIN {
 		print ""
 		printf "Race-free twins, %d runs each: runs with any ucsan output or a non-zero exit (must be 0).\n", runs
