@@ -68,12 +68,19 @@ static ALWAYS_INLINE void count_access(struct ucsan_ctx *ctx, const volatile voi
 		ucsan_slow_path(ptr, size, type, ip);
 }
 
+/* Is the access at a code site this thread has not finished with? Marked
+ * accesses and the reads libc makes for the program never are. */
+static ALWAYS_INLINE bool site_cold(const struct ucsan_ctx *ctx, int type, uintptr_t ip)
+{
+	return !(type & (UCSAN_ACCESS_ATOMIC | UCSAN_ACCESS_NO_COLD)) &&
+	       unlikely(ucsan_ctx_sites(ctx)[site_index(ip)] != SITE_WARM);
+}
+
 /* After the watchpoint check: a cold site, or counted. */
 static ALWAYS_INLINE void check_site(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type,
 				     uintptr_t ip, bool options)
 {
-	if (!(type & (UCSAN_ACCESS_ATOMIC | UCSAN_ACCESS_NO_COLD)) &&
-	    unlikely(ucsan_ctx_sites(ctx)[site_index(ip)] != SITE_WARM)) {
+	if (site_cold(ctx, type, ip)) {
 		ucsan_cold_site(ptr, size, type, ip);
 		return;
 	}
@@ -124,8 +131,7 @@ static ALWAYS_INLINE bool check_range_quick(size_t size, int type, uintptr_t ip)
 		return true;
 	const long chunks = (long)((size + UCSAN_SLOT_RANGE - 1) / UCSAN_SLOT_RANGE);
 	long *const lane = &ctx->lanes[site_lane(ip)];
-	if (!(type & UCSAN_ACCESS_ATOMIC) && gate == 0 && *lane > chunks &&
-	    ((type & UCSAN_ACCESS_NO_COLD) || ucsan_ctx_sites(ctx)[site_index(ip)] == SITE_WARM)) {
+	if (!(type & UCSAN_ACCESS_ATOMIC) && gate == 0 && *lane > chunks && !site_cold(ctx, type, ip)) {
 		*lane -= chunks;
 		return true;
 	}
