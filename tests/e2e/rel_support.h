@@ -151,13 +151,8 @@ REL_UNCHECKED static E2E_UNUSED int rel_reports(const char *text, struct rel_rep
 	return n;
 }
 
-/*
- * Waits up to ms milliseconds for a report whose title is `title` (exactly)
- * and whose PID is pid to appear on stderr. Returns 1 if it did, 0 if not
- * (or if stderr is not a file).
- */
-/* Whether stderr holds a report titled @title from process @pid: 1 yes, 0
- * not yet, -1 stderr is not a file. */
+/* Whether stderr holds a report whose title is @title (exactly) from
+ * process @pid: 1 yes, 0 not yet, -1 stderr is not a file. */
 REL_UNCHECKED static E2E_UNUSED int rel_report_seen(const char *title, int pid)
 {
 	char *text = rel_read_stderr(NULL);
@@ -188,7 +183,8 @@ REL_UNCHECKED static E2E_UNUSED int rel_report_seen(const char *title, int pid)
 }
 
 /*
- * Waits (at most @ms) for that report. The scan's libc calls (strncmp,
+ * Waits up to @ms milliseconds for that report: 1 if it came, 0 if not (or
+ * if stderr is not a file). The scan's libc calls (strncmp,
  * strlen: interposed, checked like the program's own) are kept from the
  * runtime: under skip_watch=0 each would stall for a watch, and the text
  * holds thousands of reports.
