@@ -19,7 +19,6 @@
  * SITE_WARM for every site the thread is done with.
  */
 #define _GNU_SOURCE
-#include <link.h>
 #include <limits.h>
 #include <linux/futex.h>
 #include <string.h>
@@ -352,41 +351,6 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 static const uint8_t sites_warm[UCSAN_SITES];
 static uintptr_t offset_of_table(const uint8_t *t);
 
-/* The writable segments of the objects loaded at start-up: the program's
- * static variables (flags, once-initialised pointers, registries). An
- * instrumented library loaded later is not among them. */
-#define STATIC_RANGES 32
-static uintptr_t static_lo[STATIC_RANGES], static_hi[STATIC_RANGES];
-static int nstatic;
-
-static int note_segments(struct dl_phdr_info *info, size_t size, void *data)
-{
-	(void)size;
-	(void)data;
-	for (int i = 0; i < info->dlpi_phnum && nstatic < STATIC_RANGES; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_W))
-			continue;
-		static_lo[nstatic] = info->dlpi_addr + ph->p_vaddr;
-		static_hi[nstatic] = static_lo[nstatic] + ph->p_memsz;
-		nstatic++;
-	}
-	return 0;
-}
-
-void ucsan_sites_init(void)
-{
-	dl_iterate_phdr(note_segments, NULL);
-}
-
-static bool static_data(const volatile void *ptr)
-{
-	for (int i = 0; i < nstatic; i++)
-		if ((uintptr_t)ptr >= static_lo[i] && (uintptr_t)ptr < static_hi[i])
-			return true;
-	return false;
-}
-
 #define PARKED_READS (sizeof(((struct ucsan_ctx *)0)->parked_reads) / sizeof(uintptr_t))
 
 /*
@@ -403,7 +367,7 @@ static bool static_data(const volatile void *ptr)
  */
 static bool watch_beside(struct ucsan_ctx *ctx, const volatile void *ptr, int type)
 {
-	if (!ucsan_opts.cold_parked_stores || ctx->cold_born_parked || !static_data(ptr))
+	if (!ucsan_opts.cold_parked_stores || ctx->cold_born_parked || !ucsan_static_data(ptr))
 		return false;
 	if (!(type & UCSAN_ACCESS_WRITE)) {
 		if (!ctx->locks_held) {
@@ -634,6 +598,15 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	 * Stalling here would only pull the threads apart; done with, parked
 	 * or not -- but for stores to what it handed to a thread it made. */
 	if (own_stack_unwatched(ctx, ptr, type)) {
+		*site = SITE_WARM;
+		count_access(ctx, ptr, size, type, ip, true);
+		return;
+	}
+	/* A read of memory nothing can write -- a string literal, a table
+	 * of constants, a static const array of pointers (RELRO) -- cannot
+	 * race: done with, without a stall that would only keep this
+	 * thread's next, shared reads from being watched. */
+	if (!(type & UCSAN_ACCESS_WRITE) && ucsan_read_only(ptr)) {
 		*site = SITE_WARM;
 		count_access(ctx, ptr, size, type, ip, true);
 		return;

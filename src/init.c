@@ -59,7 +59,7 @@ void ucsan_init(void)
 	ucsan_report_init();
 	ucsan_suppressions_init();
 	ucsan_thread_info_register(0, NULL, 0);
-	ucsan_sites_init();
+	ucsan_segments_init();
 	ucsan_omp_init();
 	pthread_atfork(ucsan_report_fork_prepare, ucsan_report_fork_parent, atfork_child);
 	ctx->disable_count--;

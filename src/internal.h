@@ -370,12 +370,17 @@ void ucsan_cold_slept(uint64_t ns);
  * (from then on every site is warm for it). */
 void ucsan_sites_attach(struct ucsan_ctx *ctx);
 void ucsan_sites_release(struct ucsan_ctx *ctx);
-void ucsan_sites_init(void);
 void ucsan_sites_after_fork(void);
 static inline uint8_t *ucsan_ctx_sites(const struct ucsan_ctx *ctx)
 {
 	return (uint8_t *)((uintptr_t)ucsan_sites_cold + ctx->sites_off);
 }
+
+/* The memory of the objects loaded at start-up (segments.c): their
+ * static variables, and what can never be written. */
+void ucsan_segments_init(void);
+bool ucsan_static_data(const volatile void *ptr);
+bool ucsan_read_only(const volatile void *ptr);
 
 /* === Who the threads are (thread_info.c), what memory is (location.c) === */
 #define UCSAN_CREATE_STACK 8
