@@ -117,9 +117,7 @@ static struct process_budget *budget_for(struct ucsan_ctx *ctx, uint64_t now, bo
  * the stage to itself: it cuts short the stalls in progress, and their
  * threads run on without new ones ("parked") until it ends, so they meet
  * its watchpoint instead of sleeping through it -- except for the store
- * of a check-then-set, watched beside it (watch_beside()), and a read
- * just after a sleep by a thread it did not park (a poll, made once per
- * wake-up), watched until it ends. A site cut
+ * of a check-then-set, watched beside it (watch_beside()). A site cut
  * short is watched again later; a site that ran before never cuts another
  * write short. cold_seq is odd while a write stall is on, numbers the write
  * stalls, and is the futex stalling threads sleep on, so a write stall
@@ -184,16 +182,15 @@ static void futex_wake_all(_Atomic uint32_t *word)
 }
 
 /* May a cold watch start, and under which number? A read needs no other
- * cold stall on, unless `beside_reads` (just after a sleep, a poll: it
- * watches beside any stall, a write stall's until that one ends); a write
- * takes the stage, from another write only if its site is new. */
+ * cold stall on (unless `beside_reads`: just after a sleep, a poll); a
+ * write takes the stage, from another write only if its site is new. */
 static bool take_turn(bool is_write, bool may_take_over, bool locked, bool beside_reads, uint64_t now,
 		      uint32_t *seq)
 {
 	uint32_t cur = atomic_load(&cold_seq);
 	if (!is_write) {
 		*seq = cur;
-		return beside_reads || (!(cur & 1) && !atomic_load(&cold_stalls));
+		return !(cur & 1) && (beside_reads || !atomic_load(&cold_stalls));
 	}
 	/* A store watched beside a write stall outlasts it: the thread let
 	 * go when that stall ends is the one to meet it, and must not

@@ -164,7 +164,6 @@ WRITE_SITE(26)
 WRITE_SITE(27)
 WRITE_SITE(28)
 WRITE_SITE(29)
-WRITE_SITE(30)
 static void (*const write_sites[])(int *, int) = { write_site_1, write_site_2, write_site_3, write_site_4,
 						   write_site_5, write_site_6, write_site_7, write_site_8 };
 
@@ -389,26 +388,6 @@ static void *long_reader(void *arg)
 	(void)arg;
 	site_ten(&shared_c);
 	reader_was_parked = ucsan_ctx_tls.cold_parked != 0;
-	return NULL;
-}
-
-/* Back from a sleep while another thread's write stall is on, it polls:
- * watched beside that stall. */
-SITE(site_polled_beside, ".rept 23; nop; .endr")
-static _Atomic int poller_asleep;
-static long poller_watches = -1;
-static bool poller_parked;
-
-static void *sleeping_poller(void *arg)
-{
-	(void)arg;
-	site_two(&shared_b); /* set up (a site run warm) */
-	atomic_store(&poller_asleep, 1);
-	usleep(20000);
-	poller_parked = ucsan_ctx_tls.cold_parked != 0;
-	const long w = watches();
-	site_polled_beside(&shared_a);
-	poller_watches = watches() - w;
 	return NULL;
 }
 
@@ -774,18 +753,6 @@ int main(void)
 	pthread_join(lt, NULL);
 	ucsan_opts = saved;
 	CHECK("taker_ends_the_wait", stalled < 5000000000ULL);
-	/* A poll during a write stall (1 s, which the poller's 20 ms sleep
-	 * ends inside of) is watched beside it: a worker's stall on its own
-	 * stores must not hide the one read a watcher makes per wake-up. */
-	long_cold_stalls(1000000);
-	pthread_t sp;
-	pthread_create(&sp, NULL, sleeping_poller, NULL);
-	while (!atomic_load(&poller_asleep))
-		usleep(1000);
-	write_site_30(&shared_c, 7);
-	pthread_join(sp, NULL);
-	ucsan_opts = saved;
-	CHECK("poll_watched_beside_write_stall", !poller_parked && poller_watches == 1);
 	/* A read just after a release stalls (10 s here) without holding
 	 * off the reads of the thread that comes to take the flag, and ends
 	 * when that thread takes it. */
