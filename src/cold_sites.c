@@ -125,6 +125,10 @@ static struct process_budget *budget_for(struct ucsan_ctx *ctx, uint64_t now, bo
  */
 static _Atomic uint32_t cold_seq;
 static _Atomic uint32_t cold_stalls; /* cold stalls in progress */
+/* The latest unlocked cold-watched read (its address), while such stalls
+ * are on (their number): stores under a lock near it wait (take_turn()). */
+static _Atomic uint32_t cold_unlocked_reads;
+static _Atomic uintptr_t cold_unlocked_read_addr;
 /* The number of a store's stall that waits for the taker of what its
  * thread released, during its usual time and again once the taker came:
  * no store made under a lock takes the stage from it then. The taker's
@@ -181,11 +185,27 @@ static void futex_wake_all(_Atomic uint32_t *word)
 	UCSAN_KEEP_ERRNO(syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0));
 }
 
+/*
+ * Does a store under a lock to addr yield to another thread's unlocked
+ * read? A double-checked lock: one thread watches its unlocked test of the
+ * flag, another takes the lock and initialises what the flag guards --
+ * the fields around it -- then stores the flag. Taking the stage at its
+ * first store would cut the watch short before the flag's store comes; so
+ * stores near the watched read run unwatched meanwhile (and stay cold,
+ * to be watched later). Far from it (64 bytes), a store under a lock
+ * takes the stage as any other: a reloaded config pointer, a counter.
+ */
+static bool yields_to_unlocked_read(bool locked, uintptr_t addr)
+{
+	return locked && ucsan_opts.cold_locked_stores_yield && atomic_load(&cold_unlocked_reads) &&
+	       addr - atomic_load(&cold_unlocked_read_addr) + 64 < 128;
+}
+
 /* May a cold watch start, and under which number? A read needs no other
  * cold stall on (unless `beside_reads`: just after a sleep, a poll); a
  * write takes the stage, from another write only if its site is new. */
-static bool take_turn(bool is_write, bool may_take_over, bool locked, bool beside_reads, uint64_t now,
-		      uint32_t *seq)
+static bool take_turn(bool is_write, bool may_take_over, bool locked, bool beside_reads, uintptr_t addr,
+		      uint64_t now, uint32_t *seq)
 {
 	uint32_t cur = atomic_load(&cold_seq);
 	if (!is_write) {
@@ -195,7 +215,7 @@ static bool take_turn(bool is_write, bool may_take_over, bool locked, bool besid
 	/* A store watched beside a write stall outlasts it: the thread let
 	 * go when that stall ends is the one to meet it, and must not
 	 * stall on a store of its own meanwhile. */
-	if (now < atomic_load(&cold_beside_until))
+	if (now < atomic_load(&cold_beside_until) || yields_to_unlocked_read(locked, addr))
 		return false;
 	do {
 		if ((cur & 1) && (!may_take_over || (locked && cur == atomic_load(&cold_waiting_seq))))
@@ -529,6 +549,42 @@ static bool own_stack_unwatched(const struct ucsan_ctx *ctx, const volatile void
 	return !ucsan_opts.cold_own_stack_stores && !stack_handed(ctx, ptr);
 }
 
+/*
+ * A heap block the thread allocated since its last release is its own:
+ * no other thread can have its address yet (handing it over takes a
+ * release -- an unlock, a pthread_create, a release store -- or a store of
+ * the pointer that is itself a race, watched where it is made). Its
+ * stores there are watched like a read (cold_fresh_stores_wait): a thread
+ * filling in a new buffer must not park the others, whose accesses are
+ * the ones that can race. The latest few such blocks.
+ */
+#define N_FRESH (sizeof(((struct ucsan_ctx *)0)->fresh) / sizeof(((struct ucsan_ctx *)0)->fresh[0]))
+
+void ucsan_cold_block_new(uintptr_t start, size_t size)
+{
+	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	const unsigned i = ctx->nfresh++ % N_FRESH;
+	ctx->fresh[i].lo = start;
+	ctx->fresh[i].hi = start + size;
+}
+
+/* Freed, the memory may soon be another thread's new block. */
+void ucsan_cold_block_gone(uintptr_t start)
+{
+	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	for (size_t i = 0; i < N_FRESH && i < ctx->nfresh; i++)
+		if (ctx->fresh[i].lo == start)
+			ctx->fresh[i].hi = start;
+}
+
+static bool fresh_block(const struct ucsan_ctx *ctx, const volatile void *ptr)
+{
+	for (size_t i = 0; i < N_FRESH && i < ctx->nfresh; i++)
+		if ((uintptr_t)ptr - ctx->fresh[i].lo < ctx->fresh[i].hi - ctx->fresh[i].lo)
+			return true;
+	return false;
+}
+
 /* The cold sites that count as just after a release. */
 #define RELEASE_SITES 6
 
@@ -694,10 +750,12 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	 * takes the stage: that thread must meet it, not cut it short (an
 	 * object that starts its thread in its constructor, then sets a
 	 * field the thread reads first). */
-	const bool takes_stage = is_write && !(ucsan_opts.cold_stack_stores_wait && own_stack(ctx, ptr) &&
-					       !stack_handed(ctx, ptr));
+	const bool takes_stage = is_write &&
+				 !(ucsan_opts.cold_stack_stores_wait && own_stack(ctx, ptr) && !stack_handed(ctx, ptr)) &&
+				 !(ucsan_opts.cold_fresh_stores_wait && fresh_block(ctx, ptr));
 	const bool locked = ctx->locks_held > 0;
-	if (!beside && !take_turn(takes_stage, !(before & SITE_RETRY), locked, poll_read, now, &ctx->cold_turn)) {
+	if (!beside && !take_turn(takes_stage, !(before & SITE_RETRY), locked, poll_read, (uintptr_t)ptr, now,
+				  &ctx->cold_turn)) {
 		count_access(ctx, ptr, size, type, ip, true);
 		return;
 	}
@@ -718,6 +776,11 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	const bool holds_reads = !(after_release && !takes_stage && ucsan_opts.cold_release_wait_us > 0);
 	if (holds_reads)
 		atomic_fetch_add(&cold_stalls, 1);
+	const bool unlocked_read = !is_write && !locked;
+	if (unlocked_read) {
+		atomic_store(&cold_unlocked_read_addr, (uintptr_t)ptr);
+		atomic_fetch_add(&cold_unlocked_reads, 1);
+	}
 	/* A stall beside lasts at most five times its own (see
 	 * ucsan_cold_stall()). */
 	const uint64_t beside_until = beside ? now + 5 * (uint64_t)us * 1000 : 0;
@@ -732,6 +795,8 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	ctx->cold_wake = COLD_WAKE_NONE;
 	if (holds_reads)
 		stalls_done(&cold_stalls);
+	if (unlocked_read)
+		stalls_done(&cold_unlocked_reads);
 	if (beside) {
 		uint64_t mine = beside_until;
 		atomic_compare_exchange_strong(&cold_beside_until, &mine, 0);
@@ -851,7 +916,7 @@ static void relaxed_store(const volatile void *word, size_t word_size)
 	if (now - ctx->unpublished.ns > UNPUBLISHED_NS)
 		return;
 	struct process_budget *const budget = budget_for(ctx, now, true, false);
-	if (!budget || !take_turn(true, true, ctx->locks_held > 0, false, now, &ctx->cold_turn))
+	if (!budget || !take_turn(true, true, ctx->locks_held > 0, false, (uintptr_t)ptr, now, &ctx->cold_turn))
 		return;
 	const long us = cold_delay_us(ctx);
 	const uintptr_t release_word = ctx->release_word;
@@ -994,6 +1059,7 @@ void ucsan_sites_after_fork(void)
 	memset((void *)process_site_watches, 0, sizeof(process_site_watches));
 	atomic_store(&cold_seq, 0);
 	atomic_store(&cold_stalls, 0);
+	atomic_store(&cold_unlocked_reads, 0);
 	atomic_store(&cold_waiting_seq, 0);
 	atomic_store(&cold_beside_until, 0);
 	atomic_store(&ucsan_cold_wake_word, 0);

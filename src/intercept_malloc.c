@@ -94,11 +94,14 @@ static NOINLINE int frames_past_cxx(uintptr_t *pcs, int max)
 }
 
 /* Records a new block; the runtime's own allocations (symbolizing a
- * report) are not the program's and are left out. */
-static ALWAYS_INLINE void track(void *p, size_t size)
+ * report) are not the program's and are left out. A block `fresh` from
+ * the allocator is the calling thread's alone until it publishes it. */
+static ALWAYS_INLINE void track(void *p, size_t size, bool fresh)
 {
 	if (!p || ucsan_ctx_tls.disable_count > 0)
 		return;
+	if (fresh)
+		ucsan_cold_block_new((uintptr_t)p, size);
 	uintptr_t pcs[UCSAN_HEAP_STACK];
 	int n = 0;
 	if (ucsan_opts.heap_stacks && ucsan_initialized) {
@@ -111,8 +114,10 @@ static ALWAYS_INLINE void track(void *p, size_t size)
 
 static ALWAYS_INLINE void untrack(void *p)
 {
-	if (p)
+	if (p) {
+		ucsan_cold_block_gone((uintptr_t)p);
 		ucsan_heap_block_remove((uintptr_t)p);
+	}
 }
 
 /*
@@ -193,7 +198,7 @@ UCSAN_EXPORT void *malloc(size_t size)
 	if (!ready())
 		return arena_alloc(size);
 	void *p = real.malloc(size);
-	track(p, size);
+	track(p, size, true);
 	return p;
 }
 
@@ -213,7 +218,7 @@ UCSAN_EXPORT void *calloc(size_t n, size_t size)
 		return __builtin_mul_overflow(n, size, &bytes) ? NULL : arena_alloc(bytes); /* zeroed: static */
 	}
 	void *p = real.calloc(n, size);
-	track(p, n * size);
+	track(p, n * size, true);
 	return p;
 }
 
@@ -236,7 +241,8 @@ UCSAN_EXPORT void *realloc(void *old, size_t size)
 	/* Failed: the old block lives on. realloc(p, 0) freed it. */
 	if (p || (old && size == 0))
 		untrack(old);
-	track(p, size);
+	/* Grown in place, it may be known to other threads already. */
+	track(p, size, false);
 	return p;
 }
 
@@ -257,7 +263,7 @@ UCSAN_EXPORT void *reallocarray(void *old, size_t n, size_t size)
 		if (!ready() || !real.name)                       \
 			return NULL;                              \
 		void *p = real.name args;                         \
-		track(p, size);                                   \
+		track(p, size, true);                             \
 		return p;                                         \
 	}
 ALIGNED(void *, memalign, (size_t align, size_t size), (align, size), size)
@@ -271,6 +277,6 @@ UCSAN_EXPORT int posix_memalign(void **out, size_t align, size_t size)
 		return ENOMEM;
 	const int r = real.posix_memalign(out, align, size);
 	if (r == 0)
-		track(*out, size);
+		track(*out, size, true);
 	return r;
 }

@@ -234,6 +234,13 @@ struct ucsan_ctx {
 	 * Its stores near them are cold-watched, its other stack stores not. */
 	uintptr_t stack_handed[4];
 	unsigned stack_handed_next;
+	/* Heap blocks it allocated since its last release, the latest few
+	 * (cold_sites.c): no other thread can reach them yet. nfresh counts
+	 * them; a release sets it to 0. */
+	struct {
+		uintptr_t lo, hi;
+	} fresh[4];
+	unsigned nfresh;
 };
 
 /* Far below any real countdown, so the hot path's "--lane < 0" always
@@ -369,6 +376,9 @@ void ucsan_cold_slept(uint64_t ns);
 /* The thread's site table: set up at its first entry, released at exit
  * (from then on every site is warm for it). */
 void ucsan_sites_attach(struct ucsan_ctx *ctx);
+/* The calling thread allocated a heap block, or some thread freed one. */
+void ucsan_cold_block_new(uintptr_t start, size_t size);
+void ucsan_cold_block_gone(uintptr_t start);
 void ucsan_sites_release(struct ucsan_ctx *ctx);
 void ucsan_sites_after_fork(void);
 static inline uint8_t *ucsan_ctx_sites(const struct ucsan_ctx *ctx)
@@ -552,6 +562,7 @@ static inline void ucsan_release_point(void)
 	if (unlikely(ucsan_ctx_tls.reorder.size != 0))
 		ucsan_barrier(BARRIER_RELEASE);
 	ucsan_ctx_tls.unpublished.ptr = NULL;
+	ucsan_ctx_tls.nfresh = 0;
 }
 /* The memory order of an atomic operation, for the barrier it implies. */
 static inline void ucsan_atomic_order(int mo)

@@ -27,7 +27,7 @@ struct result {
 	int line;
 	bool ok;
 };
-static struct result results[64];
+static struct result results[96];
 static int nresults;
 
 /* Field by field: a struct copy may become a memcpy call. */
@@ -164,6 +164,10 @@ WRITE_SITE(26)
 WRITE_SITE(27)
 WRITE_SITE(28)
 WRITE_SITE(29)
+WRITE_SITE(30)
+WRITE_SITE(31)
+WRITE_SITE(32)
+WRITE_SITE(33)
 static void (*const write_sites[])(int *, int) = { write_site_1, write_site_2, write_site_3, write_site_4,
 						   write_site_5, write_site_6, write_site_7, write_site_8 };
 
@@ -389,6 +393,37 @@ static void *long_reader(void *arg)
 	site_ten(&shared_c);
 	reader_was_parked = ucsan_ctx_tls.cold_parked != 0;
 	return NULL;
+}
+
+/* One cold read of *p at `site` (a long stall, with the test's options). */
+struct cold_read {
+	void (*site)(int *);
+	int *p;
+};
+
+static void *cold_reader(void *arg)
+{
+	const struct cold_read *r = arg;
+	r->site(r->p);
+	return NULL;
+}
+
+SITE(site_fresh_read, ".rept 25; nop; .endr")
+SITE(site_dcl_test, ".rept 27; nop; .endr")
+static int published_flag;
+/* A double-checked lock's flag, what it guards, and a variable far away. */
+static struct {
+	int ready;
+	int table;
+	char pad[256];
+	int far;
+} dcl;
+static pthread_mutex_t dcl_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void wait_for_watch(void)
+{
+	for (int i = 0; i < 10000 && atomic_load(&ucsan_counters[CTR_USED_WATCHPOINTS]) == 0; i++)
+		usleep(1000);
 }
 
 /* The same, at a site of its own, given a struct on its creator's stack. */
@@ -732,6 +767,41 @@ int main(void)
 	CHECK("handed_stack_store_watched_during_stall", watches() == w_handed + 1);
 	pthread_join(lr, NULL);
 	CHECK("handed_stack_store_takes_stage", handed_reader_parked);
+	ucsan_opts = saved;
+
+	/* A store to a heap block main allocated since its last release waits
+	 * its turn like a read (no other thread can reach the block); after a
+	 * release, which may have handed it over, it takes the stage. */
+	long_cold_stalls(200000);
+	struct cold_read fresh_read = { site_fresh_read, &shared_a };
+	pthread_create(&lr, NULL, cold_reader, &fresh_read);
+	wait_for_watch();
+	int *block = malloc(64);
+	const long w_fresh = watches();
+	write_site_30(block, 1);
+	CHECK("fresh_block_store_waits_its_turn", watches() == w_fresh);
+	__tsan_atomic32_store(&published_flag, 1, 3 /* release */);
+	write_site_31(block + 1, 1);
+	CHECK("published_block_store_takes_stage", watches() == w_fresh + 1);
+	pthread_join(lr, NULL);
+	free(block);
+	ucsan_opts = saved;
+
+	/* Under a lock, a store near what another thread watches with an
+	 * unlocked read (a double-checked lock's initialisation, next to its
+	 * flag) is not watched while that watch is on; one far from it is. */
+	long_cold_stalls(200000);
+	struct cold_read dcl_read = { site_dcl_test, &dcl.ready };
+	pthread_create(&lr, NULL, cold_reader, &dcl_read);
+	wait_for_watch();
+	pthread_mutex_lock(&dcl_lock);
+	const long w_dcl = watches();
+	write_site_32(&dcl.table, 1);
+	CHECK("locked_store_near_unlocked_read_yields", watches() == w_dcl);
+	write_site_33(&dcl.far, 1);
+	CHECK("locked_store_far_takes_stage", watches() == w_dcl + 1);
+	pthread_mutex_unlock(&dcl_lock);
+	pthread_join(lr, NULL);
 	ucsan_opts = saved;
 
 	long_cold_stalls(50000);
