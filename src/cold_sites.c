@@ -193,12 +193,14 @@ static void futex_wake_all(_Atomic uint32_t *word)
  * first store would cut the watch short before the flag's store comes; so
  * stores near the watched read run unwatched meanwhile (and stay cold,
  * to be watched later). Far from it (64 bytes), a store under a lock
- * takes the stage as any other: a reloaded config pointer, a counter.
+ * takes the stage as any other: a reloaded config pointer, a counter;
+ * and so does one to the heap: a server's items, whose fields other
+ * threads read unlocked all the time, are not lazily set-up singletons.
  */
 static bool yields_to_unlocked_read(bool locked, uintptr_t addr)
 {
 	return locked && ucsan_opts.cold_locked_stores_yield && atomic_load(&cold_unlocked_reads) &&
-	       addr - atomic_load(&cold_unlocked_read_addr) + 64 < 128;
+	       addr - atomic_load(&cold_unlocked_read_addr) + 64 < 128 && ucsan_static_data((const void *)addr);
 }
 
 /* May a cold watch start, and under which number? A read needs no other

@@ -168,6 +168,7 @@ WRITE_SITE(30)
 WRITE_SITE(31)
 WRITE_SITE(32)
 WRITE_SITE(33)
+WRITE_SITE(34)
 static void (*const write_sites[])(int *, int) = { write_site_1, write_site_2, write_site_3, write_site_4,
 						   write_site_5, write_site_6, write_site_7, write_site_8 };
 
@@ -410,6 +411,7 @@ static void *cold_reader(void *arg)
 
 SITE(site_fresh_read, ".rept 25; nop; .endr")
 SITE(site_dcl_test, ".rept 27; nop; .endr")
+SITE(site_item_read, ".rept 29; nop; .endr")
 static int published_flag;
 /* A double-checked lock's flag, what it guards, and a variable far away. */
 static struct {
@@ -802,6 +804,21 @@ int main(void)
 	CHECK("locked_store_far_takes_stage", watches() == w_dcl + 1);
 	pthread_mutex_unlock(&dcl_lock);
 	pthread_join(lr, NULL);
+	ucsan_opts = saved;
+	/* Next to a watched read on the heap (a server's item, not a lazily
+	 * set-up singleton), a store under a lock takes the stage. */
+	long_cold_stalls(200000);
+	int *item = calloc(2, sizeof(int));
+	struct cold_read item_read = { site_item_read, &item[0] };
+	pthread_create(&lr, NULL, cold_reader, &item_read); /* a release: item is shared */
+	wait_for_watch();
+	pthread_mutex_lock(&dcl_lock);
+	const long w_item = watches();
+	write_site_34(&item[1], 1);
+	CHECK("locked_heap_store_takes_stage", watches() == w_item + 1);
+	pthread_mutex_unlock(&dcl_lock);
+	pthread_join(lr, NULL);
+	free(item);
 	ucsan_opts = saved;
 
 	long_cold_stalls(50000);
