@@ -376,11 +376,11 @@ void ucsan_cold_slept(uint64_t ns);
 /* The thread's site table: set up at its first entry, released at exit
  * (from then on every site is warm for it). */
 void ucsan_sites_attach(struct ucsan_ctx *ctx);
-/* The calling thread allocated a heap block, or some thread freed one. */
-void ucsan_cold_block_new(uintptr_t start, size_t size);
-void ucsan_cold_block_gone(uintptr_t start);
 void ucsan_sites_release(struct ucsan_ctx *ctx);
 void ucsan_sites_after_fork(void);
+/* The calling thread allocated a heap block, or freed one. */
+void ucsan_cold_block_new(uintptr_t start, size_t size);
+void ucsan_cold_block_gone(uintptr_t start);
 static inline uint8_t *ucsan_ctx_sites(const struct ucsan_ctx *ctx)
 {
 	return (uint8_t *)((uintptr_t)ucsan_sites_cold + ctx->sites_off);

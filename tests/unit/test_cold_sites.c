@@ -104,6 +104,13 @@ static long watches(void)
 	return atomic_load(&ucsan_counters[CTR_SETUP_WATCHPOINTS]);
 }
 
+/* Until some thread's watchpoint is set (10 s at most). */
+static void wait_for_watch(void)
+{
+	for (int i = 0; i < 10000 && atomic_load(&ucsan_counters[CTR_USED_WATCHPOINTS]) == 0; i++)
+		usleep(1000);
+}
+
 static _Atomic long reader_polls;
 
 /* Polls the flag the way a worker polls a stop flag. */
@@ -362,8 +369,7 @@ static void park_during_write(void *(*thread)(void *), void (*write_site)(int *,
 	pthread_t t;
 	pthread_create(&t, NULL, thread, NULL);
 	/* Into its read stall (10 s at most): its watchpoint is set. */
-	for (int i = 0; i < 10000 && atomic_load(&ucsan_counters[CTR_USED_WATCHPOINTS]) == 0; i++)
-		usleep(1000);
+	wait_for_watch();
 	write_site(where, 2);
 	pthread_join(t, NULL);
 }
@@ -421,12 +427,6 @@ static struct {
 	int far;
 } dcl;
 static pthread_mutex_t dcl_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static void wait_for_watch(void)
-{
-	for (int i = 0; i < 10000 && atomic_load(&ucsan_counters[CTR_USED_WATCHPOINTS]) == 0; i++)
-		usleep(1000);
-}
 
 /* The same, at a site of its own, given a struct on its creator's stack. */
 SITE(site_handed_read, ".rept 21; nop; .endr")
@@ -739,8 +739,7 @@ int main(void)
 	memset(ucsan_ctx_tls.stack_handed, 0, sizeof(ucsan_ctx_tls.stack_handed));
 	pthread_t lr;
 	pthread_create(&lr, NULL, long_reader, NULL);
-	for (int i = 0; i < 10000 && atomic_load(&ucsan_counters[CTR_USED_WATCHPOINTS]) == 0; i++)
-		usleep(1000);
+	wait_for_watch();
 	int stack_local = 0;
 	const long w_stack = watches();
 	write_site_15(&stack_local, 1);
@@ -762,8 +761,7 @@ int main(void)
 		int interval;
 	} refresher = { 0 };
 	pthread_create(&lr, NULL, handed_reader, &refresher);
-	for (int i = 0; i < 10000 && atomic_load(&ucsan_counters[CTR_USED_WATCHPOINTS]) == 0; i++)
-		usleep(1000);
+	wait_for_watch();
 	const long w_handed = watches();
 	write_site_29(&refresher.interval, 1);
 	CHECK("handed_stack_store_watched_during_stall", watches() == w_handed + 1);
@@ -846,8 +844,7 @@ int main(void)
 	long_cold_stalls(10000000);
 	pthread_t rr;
 	pthread_create(&rr, NULL, release_reader, NULL);
-	for (int i = 0; i < 10000 && atomic_load(&ucsan_counters[CTR_USED_WATCHPOINTS]) == 0; i++)
-		usleep(1000);
+	wait_for_watch();
 	ucsan_opts.cold_udelay = 1000;
 	long taker_watches = 0;
 	pthread_create(&lt, NULL, release_taker, &taker_watches);
