@@ -497,9 +497,20 @@ static void disarm_slot(size_t index)
 	}
 }
 
-static void setup_watchpoint(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type,
-			     uintptr_t ip, long us, bool sleep)
+/* What a watch saw. A change of unknown origin is handed back in `held`
+ * instead of reported when the caller passes one (watch_and_report()). */
+enum watch_outcome { WATCH_QUIET, WATCH_KNOWN, WATCH_UNKNOWN };
+
+struct unknown_change {
+	struct ucsan_value old, new;
+	unsigned long mask;
+};
+
+static enum watch_outcome setup_watchpoint(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size,
+					   int type, uintptr_t ip, long us, bool sleep,
+					   struct unknown_change *held)
 {
+	enum watch_outcome outcome = WATCH_QUIET;
 	const bool is_write = (type & UCSAN_ACCESS_WRITE) != 0;
 	const bool is_assert = (type & UCSAN_ACCESS_ASSERT) != 0;
 	enum ucsan_value_change value_change = VALUE_CHANGE_MAYBE;
@@ -509,7 +520,7 @@ static void setup_watchpoint(struct ucsan_ctx *ctx, const volatile void *ptr, si
 	if (!wp) {
 		/* Too many watchers near this address at once. */
 		ucsan_counter_add(CTR_NO_CAPACITY, 1);
-		return;
+		return WATCH_QUIET;
 	}
 	arm_slot((size_t)(wp - ucsan_watchpoints));
 	gate_arm((uintptr_t)ptr);
@@ -570,12 +581,18 @@ static void setup_watchpoint(struct ucsan_ctx *ctx, const volatile void *ptr, si
 		ucsan_report_known_origin(ptr, size, type, ip, value_change, (size_t)(wp - ucsan_watchpoints),
 					  old, new, mask);
 		ctx->report_ns += budget_clock() - r0;
+		outcome = WATCH_KNOWN;
 	} else if (value_change == VALUE_CHANGE_TRUE) {
 		/* The value changed, but nobody we can see wrote it. */
 		ucsan_counter_add(CTR_RACES_UNKNOWN_ORIGIN, 1);
 		if (is_assert)
 			ucsan_counter_add(CTR_ASSERT_FAILURES, 1);
-		if (ucsan_opts.report_unknown_origin || is_assert) {
+		outcome = WATCH_UNKNOWN;
+		if (held && !is_assert) {
+			held->old = old;
+			held->new = new;
+			held->mask = mask;
+		} else if (ucsan_opts.report_unknown_origin || is_assert) {
 			const uint64_t r0 = budget_clock();
 			ucsan_report_unknown_origin(ptr, size, type, ip, old, new, mask);
 			ctx->report_ns += budget_clock() - r0;
@@ -586,6 +603,30 @@ static void setup_watchpoint(struct ucsan_ctx *ctx, const volatile void *ptr, si
 	gate_disarm((uintptr_t)ptr);
 	disarm_slot((size_t)(wp - ucsan_watchpoints));
 	ucsan_counter_add(CTR_USED_WATCHPOINTS, -1);
+	return outcome;
+}
+
+/*
+ * A watch, and its report. A change of unknown origin is most often a
+ * writer that passed its check just before the watch began and was
+ * preempted before its store: before reporting the reader alone, watch
+ * once more (spinning, for as long again), which usually catches that
+ * writer's next access and reports both of them. Only if the second watch
+ * sees nothing is the first change reported as it was.
+ */
+static void watch_and_report(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type,
+			     uintptr_t ip, long us, bool sleep)
+{
+	const bool hold = ucsan_opts.report_unknown_origin && !(type & UCSAN_ACCESS_ASSERT);
+	struct unknown_change held;
+
+	if (setup_watchpoint(ctx, ptr, size, type, ip, us, sleep, hold ? &held : NULL) != WATCH_UNKNOWN || !hold)
+		return;
+	if (setup_watchpoint(ctx, ptr, size, type, ip, us, false, NULL) != WATCH_QUIET)
+		return;
+	const uint64_t r0 = budget_clock();
+	ucsan_report_unknown_origin(ptr, size, type, ip, held.old, held.new, held.mask);
+	ctx->report_ns += budget_clock() - r0;
 }
 
 /*
@@ -770,7 +811,7 @@ static bool watch_now(struct ucsan_ctx *ctx, const volatile void *ptr, size_t si
 	if (block)
 		ucsan_signals_block(0, &old);
 	ctx->disable_count++;
-	setup_watchpoint(ctx, ptr, size, type, ip, us, sleep);
+	watch_and_report(ctx, ptr, size, type, ip, us, sleep);
 	/* weak_memory: this access now stays in flight (see reorder). An
 	 * assertion is no access; a masked one has no value to reorder. */
 	if (ucsan_opts.weak_memory && !(type & UCSAN_ACCESS_ASSERT) && !ctx->access_mask)

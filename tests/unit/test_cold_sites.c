@@ -402,6 +402,17 @@ static void *long_reader(void *arg)
 	return NULL;
 }
 
+/* A reader stays until the checks are made: a store that takes the
+ * stage cuts its stall short, and were it gone before that store's watch
+ * began, the process would have one thread again and watch nothing. */
+static _Atomic int cold_reader_may_go;
+
+static void stay_until_joined(void)
+{
+	for (int i = 0; i < 10000 && !atomic_load(&cold_reader_may_go); i++)
+		usleep(1000);
+}
+
 /* One cold read of *p at `site` (a long stall, with the test's options). */
 struct cold_read {
 	void (*site)(int *);
@@ -412,7 +423,15 @@ static void *cold_reader(void *arg)
 {
 	const struct cold_read *r = arg;
 	r->site(r->p);
+	stay_until_joined();
 	return NULL;
+}
+
+static void join_cold_reader(pthread_t t)
+{
+	atomic_store(&cold_reader_may_go, 1);
+	pthread_join(t, NULL);
+	atomic_store(&cold_reader_may_go, 0);
 }
 
 SITE(site_fresh_read, ".rept 25; nop; .endr")
@@ -437,6 +456,7 @@ static void *handed_reader(void *arg)
 	(void)arg;
 	site_handed_read(&shared_c);
 	handed_reader_parked = ucsan_ctx_tls.cold_parked != 0;
+	stay_until_joined();
 	return NULL;
 }
 
@@ -765,7 +785,7 @@ int main(void)
 	const long w_handed = watches();
 	write_site_29(&refresher.interval, 1);
 	CHECK("handed_stack_store_watched_during_stall", watches() == w_handed + 1);
-	pthread_join(lr, NULL);
+	join_cold_reader(lr);
 	CHECK("handed_stack_store_takes_stage", handed_reader_parked);
 	ucsan_opts = saved;
 
@@ -783,7 +803,7 @@ int main(void)
 	__tsan_atomic32_store(&published_flag, 1, 3 /* release */);
 	write_site_31(block + 1, 1);
 	CHECK("published_block_store_takes_stage", watches() == w_fresh + 1);
-	pthread_join(lr, NULL);
+	join_cold_reader(lr);
 	free(block);
 	ucsan_opts = saved;
 
@@ -801,7 +821,7 @@ int main(void)
 	write_site_33(&dcl.far, 1);
 	CHECK("locked_store_far_takes_stage", watches() == w_dcl + 1);
 	pthread_mutex_unlock(&dcl_lock);
-	pthread_join(lr, NULL);
+	join_cold_reader(lr);
 	ucsan_opts = saved;
 	/* Next to a watched read on the heap (a server's item, not a lazily
 	 * set-up singleton), a store under a lock takes the stage. */
@@ -815,7 +835,7 @@ int main(void)
 	write_site_34(&item[1], 1);
 	CHECK("locked_heap_store_takes_stage", watches() == w_item + 1);
 	pthread_mutex_unlock(&dcl_lock);
-	pthread_join(lr, NULL);
+	join_cold_reader(lr);
 	free(item);
 	ucsan_opts = saved;
 

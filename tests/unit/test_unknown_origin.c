@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * Unit tests: a change of unknown origin is watched for once more before
+ * it is reported. The writer here is the case that motivates it: it passes
+ * its check before the reader's watch begins, is held (as if preempted)
+ * until the watch is on, and only then stores. The reader's first watch
+ * sees the value change with no writer; its second watch must catch the
+ * writer's next access and report both, not the reader alone. A writer
+ * that never comes back still gets its change reported at unknown origin.
+ */
+#define _GNU_SOURCE
+#include <limits.h>
+#include <pthread.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+#define UNIT_NAME "unknown_origin"
+#include "unit_check.h"
+
+void __tsan_write8(void *p);
+
+/* Every watch is one the test makes: nothing sampled, no cold sites. */
+const char *__ucsan_default_options(void)
+{
+	return "overhead_budget=0:skip_watch=1000000000:cold_watches=0:delay_randomize=0";
+}
+
+/* Long enough for the writer to act inside each watch. */
+#define WATCH_US 200000L
+
+static long counter(enum ucsan_counter c)
+{
+	return atomic_load(&ucsan_counters[c]);
+}
+
+/* Until `c` reaches n (5 s at most); whether it did. */
+static bool wait_counter(enum ucsan_counter c, long n)
+{
+	for (int i = 0; i < 5000 && counter(c) < n; i++)
+		usleep(1000);
+	return counter(c) >= n;
+}
+
+static long value_a, value_b;
+
+/* Watches one plain read of *arg, as a sampled access would. */
+static void *reader(void *arg)
+{
+	ucsan_watch(&ucsan_ctx_tls, arg, sizeof(long), 0, (uintptr_t)__builtin_return_address(0), WATCH_US,
+		    false);
+	return NULL;
+}
+
+/* A writer that checks, stores unseen during the reader's watch, then --
+ * if `again` -- accesses once more while the second watch is on. */
+static void preempted_writer(long *p, bool again, bool *second_watch)
+{
+	pthread_t t;
+	const long setups = counter(CTR_SETUP_WATCHPOINTS);
+
+	__tsan_write8(p);
+	pthread_create(&t, NULL, reader, p);
+	wait_counter(CTR_SETUP_WATCHPOINTS, setups + 1);
+	*(volatile long *)p = 1;
+	*second_watch = wait_counter(CTR_SETUP_WATCHPOINTS, setups + 2);
+	if (again) {
+		__tsan_write8(p);
+		*(volatile long *)p = 2;
+	}
+	pthread_join(t, NULL);
+}
+
+int main(void)
+{
+	bool second;
+
+	/* The writer comes back: one report, with both accesses. */
+	long races = counter(CTR_DATA_RACES), printed = counter(CTR_REPORTS_PRINTED);
+	preempted_writer(&value_a, true, &second);
+	CHECK("change_watched_again", second);
+	CHECK("writer_caught_by_second_watch", counter(CTR_DATA_RACES) == races + 1);
+	CHECK("one_report_for_both", counter(CTR_REPORTS_PRINTED) == printed + 1);
+
+	/* It does not: the first change is reported at unknown origin. */
+	races = counter(CTR_DATA_RACES);
+	printed = counter(CTR_REPORTS_PRINTED);
+	const long unknown = counter(CTR_RACES_UNKNOWN_ORIGIN);
+	preempted_writer(&value_b, false, &second);
+	CHECK("quiet_second_watch", second && counter(CTR_DATA_RACES) == races);
+	CHECK("unknown_origin_counted", counter(CTR_RACES_UNKNOWN_ORIGIN) == unknown + 1);
+	CHECK("unknown_origin_reported", counter(CTR_REPORTS_PRINTED) == printed + 1);
+	fflush(stdout);
+	_exit(failures != 0);
+}
