@@ -425,6 +425,36 @@ static void park_site(struct ucsan_ctx *ctx, uint8_t *site)
 	}
 }
 
+/*
+ * Parked, an unlocked store just after a release -- the flag raised after
+ * the unlock, the result stored after its "done" -- waits for the stall
+ * that parked it to end (cold_release_wait_us at most), then takes its
+ * turn: run unwatched, such a store, made once, would never be watched,
+ * and its readers are the threads that come for what was released, not
+ * the one stalled now. Not under a lock (a dispatcher handing out the
+ * next job must run on to the worker that races), and not while a stall
+ * waits for the taker of a release: that stall is what such a store runs
+ * into (two workers stamping the time after each one's unlock), and may
+ * last long. Returns whether the parking stall is over.
+ */
+static bool parked_release_store_waits(const struct ucsan_ctx *ctx, const volatile void *ptr, int type)
+{
+	if (!ucsan_opts.cold_parked_release_wait || !(type & UCSAN_ACCESS_WRITE) || ctx->cold_born_parked ||
+	    ctx->locks_held || !(ctx->released || ctx->release_sites > 0) || ucsan_opts.cold_release_wait_us <= 0 ||
+	    !ucsan_static_data(ptr))
+		return false;
+	/* The stall's waiting for its taker begins a little after it took
+	 * the stage: look for it every 50 us. */
+	const uint32_t parked = ctx->cold_parked;
+	const uint64_t start = ucsan_now_ns(), end = start + (uint64_t)ucsan_opts.cold_release_wait_us * 1000;
+	for (uint64_t now = start; now < end && atomic_load(&cold_seq) == parked; now = ucsan_now_ns()) {
+		if (atomic_load(&ucsan_cold_wake_word))
+			return false;
+		futex_wait(&cold_seq, parked, end - now < 50000 ? end - now : 50000);
+	}
+	return atomic_load(&cold_seq) != parked;
+}
+
 /* The stall that parked the thread is over: its sites are cold again. */
 static void unpark(struct ucsan_ctx *ctx)
 {
@@ -676,7 +706,9 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	if (ctx->cold_parked) {
 		if (atomic_load_explicit(&cold_seq, memory_order_relaxed) == ctx->cold_parked) {
 			beside = watch_beside(ctx, ptr, type);
-			if (!beside) {
+			if (!beside && parked_release_store_waits(ctx, ptr, type)) {
+				unpark(ctx);
+			} else if (!beside) {
 				park_site(ctx, site);
 				count_access(ctx, ptr, size, type, ip, true);
 				return;

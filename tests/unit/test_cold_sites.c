@@ -27,7 +27,7 @@ struct result {
 	int line;
 	bool ok;
 };
-static struct result results[96];
+static struct result results[128];
 static int nresults;
 
 /* Field by field: a struct copy may become a memcpy call. */
@@ -176,6 +176,8 @@ WRITE_SITE(31)
 WRITE_SITE(32)
 WRITE_SITE(33)
 WRITE_SITE(34)
+WRITE_SITE(35)
+WRITE_SITE(36)
 static void (*const write_sites[])(int *, int) = { write_site_1, write_site_2, write_site_3, write_site_4,
 						   write_site_5, write_site_6, write_site_7, write_site_8 };
 
@@ -213,6 +215,28 @@ static void *parked_setter(void *arg)
 	if (!*(volatile int *)&parked_flag)
 		write_site_10(&parked_flag, 1);
 	parked_watches[1] = watches() - w;
+	return NULL;
+}
+
+/*
+ * A parked thread's unlocked store to a static word just after a release
+ * (a statistic bumped after the unlock): it waits for the write stall
+ * that parked it to end, then is watched.
+ */
+SITE(site_parked_rel_read, ".rept 31; nop; .endr")
+static int parked_release_word, parked_stat;
+static long parked_release_watches = -1;
+static bool parked_release_was_parked;
+
+static void *parked_releaser(void *arg)
+{
+	(void)arg;
+	site_parked_rel_read(&shared_a); /* a long read stall, cut short by main's write */
+	parked_release_was_parked = ucsan_ctx_tls.cold_parked != 0;
+	__tsan_atomic32_store(&parked_release_word, 1, 3 /* release */);
+	const long w = watches();
+	write_site_35(&parked_stat, 1);
+	parked_release_watches = watches() - w;
 	return NULL;
 }
 
@@ -742,6 +766,13 @@ int main(void)
 	CHECK("parked_read_not_watched", parked_watches[0] == 0);
 	CHECK("parked_check_then_set_watched", parked_watches[1] == 1);
 	CHECK("beside_watch_holds_off_stores", stores_beside_watched == 0);
+
+	/* Parked, a store just after a release waits for main's stall. */
+	ucsan_opts.cold_release_wait_us = 2000000;
+	park_during_write(parked_releaser, write_site_36, &shared_c);
+	ucsan_opts = saved;
+	CHECK("parked_release_store_parked", parked_release_was_parked);
+	CHECK("parked_release_store_waits_then_watched", parked_release_watches == 1);
 
 	/* Parked in a loop: off the cold path, and back when it ends. */
 	park_during_write(parked_looper, write_site_13, &shared_c);
