@@ -384,12 +384,17 @@ static uintptr_t offset_of_table(const uint8_t *t);
  * is often the first to run it, and the one let go when the stall ends
  * comes to the same test next; everything else it runs unwatched, so as
  * not to pull the two apart. A thread parked since it started watches
- * nothing: its creator's store is what it is to meet.
+ * no unlocked store: its creator's store is what it is to meet (a field
+ * set just after pthread_create); but a double-checked initialisation,
+ * stored under the lock, is watched in it too (worker threads started
+ * together, each testing the same lazily set pointer).
  * (No memmove here: the runtime's own checks its caller.)
  */
 static bool watch_beside(struct ucsan_ctx *ctx, const volatile void *ptr, int type)
 {
-	if (!ucsan_opts.cold_parked_stores || ctx->cold_born_parked || !ucsan_static_data(ptr))
+	if (!ucsan_opts.cold_parked_stores || !ucsan_static_data(ptr))
+		return false;
+	if (ctx->cold_born_parked && (type & UCSAN_ACCESS_WRITE) && !ctx->locks_held)
 		return false;
 	if (!(type & UCSAN_ACCESS_WRITE)) {
 		if (!ctx->locks_held) {

@@ -178,6 +178,8 @@ WRITE_SITE(33)
 WRITE_SITE(34)
 WRITE_SITE(35)
 WRITE_SITE(36)
+WRITE_SITE(37)
+WRITE_SITE(38)
 static void (*const write_sites[])(int *, int) = { write_site_1, write_site_2, write_site_3, write_site_4,
 						   write_site_5, write_site_6, write_site_7, write_site_8 };
 
@@ -215,6 +217,38 @@ static void *parked_setter(void *arg)
 	if (!*(volatile int *)&parked_flag)
 		write_site_10(&parked_flag, 1);
 	parked_watches[1] = watches() - w;
+	return NULL;
+}
+
+/*
+ * A thread started during another's write stall runs parked; the
+ * initialisation of a double-checked lock (its unlocked test, then the
+ * store under the lock) is still watched beside that stall.
+ */
+SITE(site_born_dcl_test, ".rept 33; nop; .endr")
+static int born_dcl_ready;
+static pthread_mutex_t born_dcl_lock = PTHREAD_MUTEX_INITIALIZER;
+static long born_dcl_watches = -1;
+static bool born_dcl_parked;
+
+static void *born_dcl_thread(void *arg)
+{
+	(void)arg;
+	const long w = watches();
+	site_born_dcl_test(&born_dcl_ready);
+	born_dcl_parked = ucsan_ctx_tls.cold_born_parked;
+	if (!*(volatile int *)&born_dcl_ready) {
+		pthread_mutex_lock(&born_dcl_lock);
+		write_site_37(&born_dcl_ready, 1);
+		pthread_mutex_unlock(&born_dcl_lock);
+	}
+	born_dcl_watches = watches() - w;
+	return NULL;
+}
+
+static void *stage_holder(void *arg)
+{
+	write_site_38(arg, 1);
 	return NULL;
 }
 
@@ -766,6 +800,18 @@ int main(void)
 	CHECK("parked_read_not_watched", parked_watches[0] == 0);
 	CHECK("parked_check_then_set_watched", parked_watches[1] == 1);
 	CHECK("beside_watch_holds_off_stores", stores_beside_watched == 0);
+
+	/* Born parked, a thread's double-checked initialisation is watched. */
+	long_cold_stalls(200000);
+	pthread_t holder, born;
+	pthread_create(&holder, NULL, stage_holder, &shared_c);
+	wait_for_watch();
+	pthread_create(&born, NULL, born_dcl_thread, NULL);
+	pthread_join(born, NULL);
+	pthread_join(holder, NULL);
+	ucsan_opts = saved;
+	CHECK("born_parked_thread_parked", born_dcl_parked);
+	CHECK("born_parked_locked_dcl_store_watched", born_dcl_watches == 1);
 
 	/* Parked, a store just after a release waits for main's stall. */
 	ucsan_opts.cold_release_wait_us = 2000000;
