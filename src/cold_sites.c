@@ -440,9 +440,10 @@ static void park_site(struct ucsan_ctx *ctx, uint8_t *site)
  * next job must run on to the worker that races), and not while a stall
  * waits for the taker of a release: that stall is what such a store runs
  * into (two workers stamping the time after each one's unlock), and may
- * last long. Returns whether the parking stall is over.
+ * last long. Returns whether the parking stall is over; a wait that ran
+ * out ends the thread's "just after a release" state.
  */
-static bool parked_release_store_waits(const struct ucsan_ctx *ctx, const volatile void *ptr, int type)
+static bool parked_release_store_waits(struct ucsan_ctx *ctx, const volatile void *ptr, int type)
 {
 	if (!ucsan_opts.cold_parked_release_wait || !(type & UCSAN_ACCESS_WRITE) || ctx->cold_born_parked ||
 	    ctx->locks_held || !(ctx->released || ctx->release_sites > 0) || ucsan_opts.cold_release_wait_us <= 0 ||
@@ -457,7 +458,12 @@ static bool parked_release_store_waits(const struct ucsan_ctx *ctx, const volati
 			return false;
 		futex_wait(&cold_seq, parked, end - now < 50000 ? end - now : 50000);
 	}
-	return atomic_load(&cold_seq) != parked;
+	if (atomic_load(&cold_seq) != parked)
+		return true;
+	/* Waited out: one wait per release, not one per store after it. */
+	ctx->released = 0;
+	ctx->release_sites = 0;
+	return false;
 }
 
 /* The stall that parked the thread is over: its sites are cold again. */
