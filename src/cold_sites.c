@@ -717,12 +717,13 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	if (ctx->cold_parked) {
 		if (atomic_load_explicit(&cold_seq, memory_order_relaxed) == ctx->cold_parked) {
 			beside = watch_beside(ctx, ptr, type);
-			if (!beside && parked_release_store_waits(ctx, ptr, type)) {
+			if (!beside) {
+				if (!parked_release_store_waits(ctx, ptr, type)) {
+					park_site(ctx, site);
+					count_access(ctx, ptr, size, type, ip, true);
+					return;
+				}
 				unpark(ctx);
-			} else if (!beside) {
-				park_site(ctx, site);
-				count_access(ctx, ptr, size, type, ip, true);
-				return;
 			}
 		} else {
 			unpark(ctx);

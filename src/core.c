@@ -498,13 +498,22 @@ static void disarm_slot(size_t index)
 }
 
 /* What a watch saw. A change of unknown origin is handed back in `held`
- * instead of reported when the caller passes one (watch_and_report()). */
+ * instead of reported when the caller passes one (watch_and_report(),
+ * never for an assertion). */
 enum watch_outcome { WATCH_QUIET, WATCH_KNOWN, WATCH_UNKNOWN };
 
 struct unknown_change {
 	struct ucsan_value old, new;
 	unsigned long mask;
 };
+
+static void report_unknown(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip,
+			   struct ucsan_value old, struct ucsan_value new, unsigned long mask)
+{
+	const uint64_t r0 = budget_clock();
+	ucsan_report_unknown_origin(ptr, size, type, ip, old, new, mask);
+	ctx->report_ns += budget_clock() - r0;
+}
 
 static enum watch_outcome setup_watchpoint(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size,
 					   int type, uintptr_t ip, long us, bool sleep,
@@ -588,14 +597,12 @@ static enum watch_outcome setup_watchpoint(struct ucsan_ctx *ctx, const volatile
 		if (is_assert)
 			ucsan_counter_add(CTR_ASSERT_FAILURES, 1);
 		outcome = WATCH_UNKNOWN;
-		if (held && !is_assert) {
+		if (held) {
 			held->old = old;
 			held->new = new;
 			held->mask = mask;
 		} else if (ucsan_opts.report_unknown_origin || is_assert) {
-			const uint64_t r0 = budget_clock();
-			ucsan_report_unknown_origin(ptr, size, type, ip, old, new, mask);
-			ctx->report_ns += budget_clock() - r0;
+			report_unknown(ctx, ptr, size, type, ip, old, new, mask);
 		}
 	}
 
@@ -622,11 +629,8 @@ static void watch_and_report(struct ucsan_ctx *ctx, const volatile void *ptr, si
 
 	if (setup_watchpoint(ctx, ptr, size, type, ip, us, sleep, hold ? &held : NULL) != WATCH_UNKNOWN || !hold)
 		return;
-	if (setup_watchpoint(ctx, ptr, size, type, ip, us, false, NULL) != WATCH_QUIET)
-		return;
-	const uint64_t r0 = budget_clock();
-	ucsan_report_unknown_origin(ptr, size, type, ip, held.old, held.new, held.mask);
-	ctx->report_ns += budget_clock() - r0;
+	if (setup_watchpoint(ctx, ptr, size, type, ip, us, false, NULL) == WATCH_QUIET)
+		report_unknown(ctx, ptr, size, type, ip, held.old, held.new, held.mask);
 }
 
 /*
