@@ -642,6 +642,20 @@ static long cold_delay_us(struct ucsan_ctx *ctx)
 	return us;
 }
 
+/* A store to a variable another thread polls between sleeps: watched a
+ * period and a quarter at least, so that the poller wakes within the watch
+ * (cold_polls.c), and at most cold_release_wait_us. */
+static long poll_stretched_us(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, long us)
+{
+	const long period = (long)ucsan_cold_poll_period(ptr, size, ctx->tid, ucsan_now_ns());
+	if (!period)
+		return us;
+	long stretched = period + period / 4 + 50;
+	if (stretched > (long)ucsan_opts.cold_release_wait_us)
+		stretched = (long)ucsan_opts.cold_release_wait_us;
+	return stretched > us ? stretched : us;
+}
+
 /* A cold stall that happened is paid from the thread's bucket and the
  * budget it drew on; the stall itself earns nothing. */
 static void charge_stall(struct ucsan_ctx *ctx, struct process_budget *budget)
@@ -759,6 +773,10 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	 * races with comes once per period of the other side. */
 	if (poll_read && (long)ctx->woke_us > us)
 		us = (long)ctx->woke_us;
+	if (poll_read)
+		ucsan_cold_poll_note(ptr, size, ctx->woke_us, ctx->tid, ucsan_now_ns());
+	else if (is_write && ucsan_opts.cold_poll_stores)
+		us = poll_stretched_us(ctx, ptr, size, us);
 	const int times = (int)ucsan_opts.cold_watches;
 	/* Done with the site, and counted like any access: while the thread
 	 * is alone, or has annotation state (whose accesses the special path
@@ -1100,6 +1118,7 @@ void ucsan_sites_after_fork(void)
 			memset(site_pool[i], 0, UCSAN_SITES);
 	}
 	atomic_store(&site_pool_used, keep);
+	ucsan_cold_polls_after_fork();
 	/* A new process: its threads watch each site afresh, and no stall
 	 * of a thread that did not come along holds the stage. */
 	memset((void *)process_site_watches, 0, sizeof(process_site_watches));

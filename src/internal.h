@@ -373,6 +373,13 @@ void ucsan_cold_wakeup(void);
  * between rounds (a heartbeat, a poller, a watchdog) runs each round's
  * sites as new, as far as its budget allows. errno is kept. */
 void ucsan_cold_slept(uint64_t ns);
+/* Polled variables (cold_polls.c): a read just after a sleep of
+ * period_us by thread tid; the longest period another thread than tid
+ * polls [ptr, ptr + size) with, lately (0: none); a forked child's
+ * table emptied. */
+void ucsan_cold_poll_note(const volatile void *ptr, size_t size, uint32_t period_us, int tid, uint64_t now);
+uint32_t ucsan_cold_poll_period(const volatile void *ptr, size_t size, int tid, uint64_t now);
+void ucsan_cold_polls_after_fork(void);
 /* The thread's site table: set up at its first entry, released at exit
  * (from then on every site is warm for it). */
 void ucsan_sites_attach(struct ucsan_ctx *ctx);

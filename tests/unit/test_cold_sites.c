@@ -180,6 +180,7 @@ WRITE_SITE(35)
 WRITE_SITE(36)
 WRITE_SITE(37)
 WRITE_SITE(38)
+WRITE_SITE(39)
 static void (*const write_sites[])(int *, int) = { write_site_1, write_site_2, write_site_3, write_site_4,
 						   write_site_5, write_site_6, write_site_7, write_site_8 };
 
@@ -687,6 +688,41 @@ static void *idle_thread(void *arg)
 	return NULL;
 }
 
+/* A variable polled between sleeps of POLL_US, the way a worker polls a
+ * stop flag; after POLLS polls the poller sleeps on without reading it. */
+#define POLL_US 2000
+#define POLLS 3
+static int polled_var;
+static _Atomic int poller_polls, poller_done;
+SITE(site_poll, ".rept 35; nop; .endr")
+
+static void *poller(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < POLLS; i++) {
+		usleep(POLL_US);
+		site_poll(&polled_var);
+		atomic_fetch_add(&poller_polls, 1);
+	}
+	while (!atomic_load(&poller_done))
+		usleep(20000);
+	return NULL;
+}
+
+/* Stores to the polled variable from a new thread (no release of its own
+ * before the store, which would make it wait for a taker instead), and
+ * measures how long the store took. */
+static _Atomic uint64_t polled_store_ns;
+
+static void *poll_storer(void *arg)
+{
+	(void)arg;
+	const uint64_t t0 = ucsan_now_ns();
+	write_site_39(&polled_var, 1);
+	atomic_store(&polled_store_ns, ucsan_now_ns() - t0);
+	return NULL;
+}
+
 int main(void)
 {
 	/* One thread: its accesses return at once (the gate says it is
@@ -1072,6 +1108,22 @@ int main(void)
 		site_disabled(&shared_c);
 		atomic_store(&ucsan_enabled, true);
 		CHECK("disabled_site_done_with", warm_sites() == warm1 + 1 && watches() == w1);
+	}
+	/* A store to a variable another thread polls between sleeps stalls a
+	 * period and a quarter, where its usual stall ends sooner: the
+	 * poller's next read comes within it. */
+	{
+		long_cold_stalls(300);
+		pthread_t pt, st;
+		pthread_create(&pt, NULL, poller, NULL);
+		while (atomic_load(&poller_polls) < POLLS)
+			usleep(200);
+		pthread_create(&st, NULL, poll_storer, NULL);
+		pthread_join(st, NULL);
+		atomic_store(&poller_done, 1);
+		pthread_join(pt, NULL);
+		ucsan_opts = saved;
+		CHECK("polled_store_stalls_a_period", atomic_load(&polled_store_ns) >= POLL_US * 1000ULL);
 	}
 	/* A release, or a store in between, ends the wait for a flag. */
 	write_site_21(&pub_data3, 1);
