@@ -203,14 +203,40 @@ static bool yields_to_unlocked_read(bool locked, uintptr_t addr)
 	       addr - atomic_load(&cold_unlocked_read_addr) + 64 < 128 && ucsan_static_data((const void *)addr);
 }
 
+/* The store holding the stage, if it was made under a lock to static
+ * data: its stall's number, then its address. */
+static _Atomic uint32_t cold_locked_stage_seq;
+static _Atomic uintptr_t cold_locked_stage_addr;
+
+/*
+ * The same double-checked lock the other way round: the initialisation
+ * took the stage first, and the other thread's unlocked test of the flag
+ * comes during that stall. Waiting its turn, or parked, the test would
+ * run unwatched, long before the flag's store lands; so it takes the
+ * stage, cutting the stall short, and the rest of the initialisation
+ * yields to its watch (above). `seq` is the current stall's number.
+ */
+static bool tests_locked_init(int type, bool locked, uintptr_t addr, uint32_t seq)
+{
+	return !(type & UCSAN_ACCESS_WRITE) && !locked && (seq & 1) && ucsan_opts.cold_locked_stores_yield &&
+	       atomic_load(&cold_locked_stage_seq) == seq && addr - atomic_load(&cold_locked_stage_addr) + 64 < 128 &&
+	       ucsan_static_data((const void *)addr);
+}
+
 /* May a cold watch start, and under which number? A read needs no other
- * cold stall on (unless `beside_reads`: just after a sleep, a poll); a
- * write takes the stage, from another write only if its site is new. */
+ * cold stall on (unless `beside_reads`: just after a sleep, a poll, or it
+ * tests a locked initialisation); a write takes the stage, from another
+ * write only if its site is new. */
 static bool take_turn(bool is_write, bool may_take_over, bool locked, bool beside_reads, uintptr_t addr,
 		      uint64_t now, uint32_t *seq)
 {
 	uint32_t cur = atomic_load(&cold_seq);
 	if (!is_write) {
+		if (tests_locked_init(0, locked, addr, cur) && atomic_compare_exchange_strong(&cold_seq, &cur, cur + 1)) {
+			futex_wake_all(&cold_seq);
+			*seq = cur + 1;
+			return true;
+		}
 		*seq = cur;
 		return !(cur & 1) && (beside_reads || !atomic_load(&cold_stalls));
 	}
@@ -224,6 +250,10 @@ static bool take_turn(bool is_write, bool may_take_over, bool locked, bool besid
 			return false;
 		*seq = (cur | 1) + ((cur & 1) ? 2 : 0);
 	} while (!atomic_compare_exchange_weak(&cold_seq, &cur, *seq));
+	if (locked && ucsan_static_data((const void *)addr)) {
+		atomic_store(&cold_locked_stage_addr, addr);
+		atomic_store(&cold_locked_stage_seq, *seq);
+	}
 	futex_wake_all(&cold_seq);
 	return true;
 }
@@ -726,10 +756,12 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	}
 	/* Parked: the site waits until the stall that took over ends. A
 	 * parked thread runs on, and meets that watchpoint if it races; only
-	 * the store of a check-then-set is watched, beside that stall. */
+	 * the store of a check-then-set is watched, beside that stall, and
+	 * the test of a locked initialisation takes the stage from it. */
 	bool beside = false;
 	if (ctx->cold_parked) {
-		if (atomic_load_explicit(&cold_seq, memory_order_relaxed) == ctx->cold_parked) {
+		const uint32_t seq = atomic_load_explicit(&cold_seq, memory_order_relaxed);
+		if (seq == ctx->cold_parked && !tests_locked_init(type, ctx->locks_held > 0, (uintptr_t)ptr, seq)) {
 			beside = watch_beside(ctx, ptr, type);
 			if (!beside) {
 				if (!parked_release_store_waits(ctx, ptr, type)) {
@@ -1123,6 +1155,7 @@ void ucsan_sites_after_fork(void)
 	 * of a thread that did not come along holds the stage. */
 	memset((void *)process_site_watches, 0, sizeof(process_site_watches));
 	atomic_store(&cold_seq, 0);
+	atomic_store(&cold_locked_stage_seq, 0);
 	atomic_store(&cold_stalls, 0);
 	atomic_store(&cold_unlocked_reads, 0);
 	atomic_store(&cold_waiting_seq, 0);

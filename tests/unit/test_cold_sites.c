@@ -181,6 +181,8 @@ WRITE_SITE(36)
 WRITE_SITE(37)
 WRITE_SITE(38)
 WRITE_SITE(39)
+WRITE_SITE(40)
+WRITE_SITE(41)
 static void (*const write_sites[])(int *, int) = { write_site_1, write_site_2, write_site_3, write_site_4,
 						   write_site_5, write_site_6, write_site_7, write_site_8 };
 
@@ -505,6 +507,29 @@ static struct {
 	int far;
 } dcl;
 static pthread_mutex_t dcl_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The other way round: the initialisation, under the lock and next to
+ * the flag, took the stage first; the unlocked test of the flag that
+ * comes during its stall takes the stage from it, and the flag's store,
+ * yielding to that watch, lands during it. */
+SITE(site_dcl_late_test, ".rept 37; nop; .endr")
+static struct {
+	int ready;
+	int table;
+} late_dcl;
+static uint64_t late_dcl_stall_ns;
+
+static void *late_dcl_initialiser(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&dcl_lock);
+	const uint64_t t0 = ucsan_now_ns();
+	write_site_40(&late_dcl.table, 1);
+	late_dcl_stall_ns = ucsan_now_ns() - t0;
+	write_site_41(&late_dcl.ready, 1);
+	pthread_mutex_unlock(&dcl_lock);
+	return NULL;
+}
 
 /* The same, at a site of its own, given a struct on its creator's stack. */
 SITE(site_handed_read, ".rept 21; nop; .endr")
@@ -935,6 +960,17 @@ int main(void)
 	CHECK("locked_store_far_takes_stage", watches() == w_dcl + 1);
 	pthread_mutex_unlock(&dcl_lock);
 	join_cold_reader(lr);
+	ucsan_opts = saved;
+	long_cold_stalls(200000);
+	const long races_late = atomic_load(&ucsan_counters[CTR_DATA_RACES]);
+	pthread_create(&lr, NULL, late_dcl_initialiser, NULL);
+	wait_for_watch();
+	const long w_late = watches();
+	site_dcl_late_test(&late_dcl.ready);
+	CHECK("unlocked_test_takes_stage_from_locked_init", watches() == w_late + 1);
+	pthread_join(lr, NULL);
+	CHECK("locked_init_cut_short", late_dcl_stall_ns < 100000000);
+	CHECK("locked_init_flag_meets_the_test", atomic_load(&ucsan_counters[CTR_DATA_RACES]) == races_late + 1);
 	ucsan_opts = saved;
 	/* Next to a watched read on the heap (a server's item, not a lazily
 	 * set-up singleton), a store under a lock takes the stage. */
