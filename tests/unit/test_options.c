@@ -24,7 +24,7 @@ int main(void)
 				  ucsan_opts.report_once_in_ms == 3000 && ucsan_opts.exitcode == 66 &&
 				  ucsan_opts.enabled && ucsan_opts.report_value_change_only &&
 				  !ucsan_opts.assume_plain_writes_atomic && !ucsan_opts.halt_on_error &&
-				  ucsan_opts.cold_watches == 1 && ucsan_opts.cold_site_limit == 1 && ucsan_opts.cold_udelay == 500 &&
+				  ucsan_opts.cold_watches == 1 && ucsan_opts.cold_site_limit == 1 && ucsan_opts.cold_udelay == 800 &&
 				  ucsan_opts.cold_budget_ms == 10 && ucsan_opts.cold_budget_percent == 50);
 	CHECK("colon", parse("skip_watch=0:udelay_task=5") && ucsan_opts.skip_watch == 0 &&
 			       ucsan_opts.udelay_task == 5);
