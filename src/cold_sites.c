@@ -214,11 +214,12 @@ static _Atomic uintptr_t cold_locked_stage_addr;
  * comes during that stall. Waiting its turn, or parked, the test would
  * run unwatched, long before the flag's store lands; so it takes the
  * stage, cutting the stall short, and the rest of the initialisation
- * yields to its watch (above). `seq` is the current stall's number.
+ * yields to its watch (above). For an unlocked read of addr; `seq` is
+ * the current stall's number.
  */
-static bool tests_locked_init(int type, bool locked, uintptr_t addr, uint32_t seq)
+static bool tests_locked_init(bool locked, uintptr_t addr, uint32_t seq)
 {
-	return !(type & UCSAN_ACCESS_WRITE) && !locked && (seq & 1) && ucsan_opts.cold_locked_stores_yield &&
+	return !locked && (seq & 1) && ucsan_opts.cold_locked_stores_yield &&
 	       atomic_load(&cold_locked_stage_seq) == seq && addr - atomic_load(&cold_locked_stage_addr) + 64 < 128 &&
 	       ucsan_static_data((const void *)addr);
 }
@@ -232,7 +233,7 @@ static bool take_turn(bool is_write, bool may_take_over, bool locked, bool besid
 {
 	uint32_t cur = atomic_load(&cold_seq);
 	if (!is_write) {
-		if (tests_locked_init(0, locked, addr, cur) && atomic_compare_exchange_strong(&cold_seq, &cur, cur + 1)) {
+		if (tests_locked_init(locked, addr, cur) && atomic_compare_exchange_strong(&cold_seq, &cur, cur + 1)) {
 			futex_wake_all(&cold_seq);
 			*seq = cur + 1;
 			return true;
@@ -761,7 +762,8 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	bool beside = false;
 	if (ctx->cold_parked) {
 		const uint32_t seq = atomic_load_explicit(&cold_seq, memory_order_relaxed);
-		if (seq == ctx->cold_parked && !tests_locked_init(type, ctx->locks_held > 0, (uintptr_t)ptr, seq)) {
+		if (seq == ctx->cold_parked &&
+		    ((type & UCSAN_ACCESS_WRITE) || !tests_locked_init(ctx->locks_held > 0, (uintptr_t)ptr, seq))) {
 			beside = watch_beside(ctx, ptr, type);
 			if (!beside) {
 				if (!parked_release_store_waits(ctx, ptr, type)) {
