@@ -197,10 +197,15 @@ static void futex_wake_all(_Atomic uint32_t *word)
  * and so does one to the heap: a server's items, whose fields other
  * threads read unlocked all the time, are not lazily set-up singletons.
  */
+static bool near_static(uintptr_t addr, uintptr_t other)
+{
+	return addr - other + 64 < 128 && ucsan_static_data((const void *)addr);
+}
+
 static bool yields_to_unlocked_read(bool locked, uintptr_t addr)
 {
 	return locked && ucsan_opts.cold_locked_stores_yield && atomic_load(&cold_unlocked_reads) &&
-	       addr - atomic_load(&cold_unlocked_read_addr) + 64 < 128 && ucsan_static_data((const void *)addr);
+	       near_static(addr, atomic_load(&cold_unlocked_read_addr));
 }
 
 /* The store holding the stage, if it was made under a lock to static
@@ -220,8 +225,7 @@ static _Atomic uintptr_t cold_locked_stage_addr;
 static bool tests_locked_init(bool locked, uintptr_t addr, uint32_t seq)
 {
 	return !locked && (seq & 1) && ucsan_opts.cold_locked_stores_yield &&
-	       atomic_load(&cold_locked_stage_seq) == seq && addr - atomic_load(&cold_locked_stage_addr) + 64 < 128 &&
-	       ucsan_static_data((const void *)addr);
+	       atomic_load(&cold_locked_stage_seq) == seq && near_static(addr, atomic_load(&cold_locked_stage_addr));
 }
 
 /* May a cold watch start, and under which number? A read needs no other
@@ -676,9 +680,9 @@ static long cold_delay_us(struct ucsan_ctx *ctx)
 /* A store to a variable another thread polls between sleeps: watched a
  * period and a quarter at least, so that the poller wakes within the watch
  * (cold_polls.c), and at most cold_release_wait_us. */
-static long poll_stretched_us(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, long us)
+static long poll_stretched_us(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, long us, uint64_t now)
 {
-	const long period = (long)ucsan_cold_poll_period(ptr, size, ctx->tid, ucsan_now_ns());
+	const long period = (long)ucsan_cold_poll_period(ptr, size, ctx->tid, now);
 	if (!period)
 		return us;
 	long stretched = period + period / 4 + 50;
@@ -807,10 +811,11 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	 * races with comes once per period of the other side. */
 	if (poll_read && (long)ctx->woke_us > us)
 		us = (long)ctx->woke_us;
+	const uint64_t now = ucsan_now_ns();
 	if (poll_read)
-		ucsan_cold_poll_note(ptr, size, ctx->woke_us, ctx->tid, ucsan_now_ns());
+		ucsan_cold_poll_note(ptr, size, ctx->woke_us, ctx->tid, now);
 	else if (is_write && ucsan_opts.cold_poll_stores)
-		us = poll_stretched_us(ctx, ptr, size, us);
+		us = poll_stretched_us(ctx, ptr, size, us, now);
 	const int times = (int)ucsan_opts.cold_watches;
 	/* Done with the site, and counted like any access: while the thread
 	 * is alone, or has annotation state (whose accesses the special path
@@ -824,7 +829,6 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	 * sites all turn cold again once there is budget (see
 	 * ucsan_cold_refresh()): hot code must not pay for the cold path
 	 * on every access meanwhile. */
-	const uint64_t now = ucsan_now_ns();
 	struct process_budget *const budget = budget_for(ctx, now, after_release && is_write, poll_read);
 	if (!budget) {
 		*site = SITE_WARM;

@@ -34,6 +34,8 @@
  */
 #define KEY_START_BITS 44
 #define KEY_START_MASK ((1ULL << KEY_START_BITS) - 1)
+/* The bits above the start name any entry, and only entries. */
+_Static_assert(INFO_SLOTS == 1ULL << (64 - KEY_START_BITS), "entry ids fill the record's top bits");
 
 static inline bool recordable(uintptr_t start)
 {
@@ -258,7 +260,7 @@ static const struct block_info *info_of(const _Atomic uint64_t *record, uintptr_
 	const uint64_t key = atomic_load_explicit(record, memory_order_acquire);
 	const uint32_t id = (uint32_t)(key >> KEY_START_BITS);
 	*start = key_start(key);
-	return id && id < INFO_SLOTS ? &infos[id] : NULL;
+	return id ? &infos[id] : NULL;
 }
 
 size_t ucsan_heap_block_size(uintptr_t start)
@@ -289,7 +291,7 @@ bool ucsan_heap_block_find(uintptr_t addr, struct ucsan_heap_block *out)
 			out->size = info->size;
 			out->tid = info->tid;
 			out->npcs = 0;
-			if (info->stack && info->stack < DEPOT_SLOTS) {
+			if (info->stack) {
 				out->npcs = depot[info->stack].n;
 				copy_pcs(out->pcs, depot[info->stack].pcs, out->npcs);
 			}
