@@ -30,84 +30,6 @@
 #include "internal.h"
 
 /*
- * May this thread afford a cold watch now? The budget is a bucket of stall
- * time: it fills at cold_budget_percent of the time the thread spends
- * outside cold stalls, holds at most cold_budget_ms, and starts full. A
- * cold site met while it is empty is let go for now; once there is budget
- * again all the thread's sites turn cold (ucsan_cold_refresh()). A thread
- * thus alternates stalls with stretches of real progress instead of
- * stalling through a string of new sites, and reaches the one that races
- * while the other thread is still there.
- */
-static bool cold_budget_allows(struct ucsan_ctx *ctx, uint64_t now)
-{
-	const int64_t cap = (int64_t)ucsan_opts.cold_budget_ms * 1000000;
-	if (!ctx->cold_start_ns) {
-		ctx->cold_start_ns = now;
-		ctx->cold_tokens_ns = cap;
-	} else {
-		ctx->cold_tokens_ns += (int64_t)((now - ctx->cold_start_ns) / 100 * (uint64_t)ucsan_opts.cold_budget_percent);
-		if (ctx->cold_tokens_ns > cap)
-			ctx->cold_tokens_ns = cap;
-		ctx->cold_start_ns = now;
-	}
-	/* Any credit pays for a whole stall (the bucket may go into debt):
-	 * a site that runs once must not lose its watch to a short balance. */
-	return ctx->cold_tokens_ns > 0;
-}
-
-/*
- * And the process's: all threads' cold stalls together may take
- * cold_process_ms, plus cold_process_percent of the time since the first
- * one. A program that starts thousands of short threads, each with new
- * sites, would otherwise pay every thread's full budget.
- */
-struct process_budget {
-	_Atomic uint64_t start_ns, spent_ns;
-};
-/* Every cold stall; and the stores just after a release, which draw on a
- * budget of their own once the first is spent: they are the likeliest to
- * race, and come late, after start-up took everything (a hit counted
- * after the cache's lock, once the cache has filled). Likewise the reads
- * just after a sleep (a poll): an exporter or a watchdog wakes all
- * through the run, and its first round's new code spent its own budget
- * long before the store it polls for comes. */
-static struct process_budget process_cold, process_release, process_woke;
-
-static bool process_budget_allows(struct process_budget *b, uint64_t now)
-{
-	uint64_t start = atomic_load_explicit(&b->start_ns, memory_order_relaxed);
-	if (!start) {
-		uint64_t zero = 0;
-		atomic_compare_exchange_strong(&b->start_ns, &zero, now);
-		start = atomic_load(&b->start_ns);
-	}
-	const uint64_t allowed = (uint64_t)ucsan_opts.cold_process_ms * 1000000ULL +
-				 (now - start) / 100 * (uint64_t)ucsan_opts.cold_process_percent;
-	return atomic_load_explicit(&b->spent_ns, memory_order_relaxed) < allowed;
-}
-
-/* The budget a cold watch draws on, or NULL if none has time left: the
- * thread's and the process's, or for a store just after a release or a
- * read just after a sleep, once those are spent, the process's budget for
- * such accesses. */
-static bool budget_left(struct ucsan_ctx *ctx, uint64_t now)
-{
-	return cold_budget_allows(ctx, now) && process_budget_allows(&process_cold, now);
-}
-
-static struct process_budget *budget_for(struct ucsan_ctx *ctx, uint64_t now, bool release_store, bool poll_read)
-{
-	if (budget_left(ctx, now))
-		return &process_cold;
-	if (release_store && ucsan_opts.cold_release_wait_us > 0 && process_budget_allows(&process_release, now))
-		return &process_release;
-	if (poll_read && process_budget_allows(&process_woke, now))
-		return &process_woke;
-	return NULL;
-}
-
-/*
  * Cold stalls share time unevenly. A read is watched only while no other
  * cold stall is on: the other threads then run at full speed through the
  * code the stalled one is about to run, and meet its watchpoint (one thread
@@ -405,8 +327,6 @@ static void end_turn(uint32_t seq)
 }
 
 static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t ip);
-static const uint8_t sites_warm[UCSAN_SITES];
-static uintptr_t offset_of_table(const uint8_t *t);
 
 #define PARKED_READS (sizeof(((struct ucsan_ctx *)0)->parked_reads) / sizeof(uintptr_t))
 
@@ -461,7 +381,7 @@ static void park_site(struct ucsan_ctx *ctx, uint8_t *site)
 		*site = SITE_WARM;
 	} else {
 		ctx->parked_sites_off = ctx->sites_off;
-		ctx->sites_off = offset_of_table(sites_warm);
+		ctx->sites_off = ucsan_sites_offset(ucsan_sites_warm);
 	}
 }
 
@@ -509,7 +429,7 @@ static void unpark(struct ucsan_ctx *ctx)
 		ctx->parked_sites_off = 0;
 	}
 	uint8_t *const table = ucsan_ctx_sites(ctx);
-	if (table != sites_warm)
+	if (table != ucsan_sites_warm)
 		for (int i = 0; i < ctx->parked_nwarmed; i++)
 			table[ctx->parked_warmed[i] >> 8] = (uint8_t)ctx->parked_warmed[i];
 	ctx->parked_nwarmed = 0;
@@ -547,7 +467,7 @@ static void cold_slept(uint64_t ns)
 	    ctx->signal_depth || ctx->disable_count || !ctx->initialized || ucsan_single_threaded())
 		return;
 	const uint64_t now = ucsan_now_ns();
-	if (!budget_left(ctx, now) && !process_budget_allows(&process_woke, now))
+	if (!ucsan_cold_budget_left(ctx, now) && !ucsan_cold_woke_budget_left(now))
 		return;
 	ucsan_sites_reset(ctx);
 	ctx->woke_sites = WOKE_SITES;
@@ -691,15 +611,6 @@ static long poll_stretched_us(struct ucsan_ctx *ctx, const volatile void *ptr, s
 	return stretched > us ? stretched : us;
 }
 
-/* A cold stall that happened is paid from the thread's bucket and the
- * budget it drew on; the stall itself earns nothing. */
-static void charge_stall(struct ucsan_ctx *ctx, struct process_budget *budget)
-{
-	ctx->cold_tokens_ns -= (int64_t)ctx->cold_stalled_ns;
-	atomic_fetch_add_explicit(&budget->spent_ns, ctx->cold_stalled_ns, memory_order_relaxed);
-	ctx->cold_start_ns = ucsan_now_ns();
-}
-
 static void note_unpublished(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip);
 
 NOINLINE void ucsan_cold_site(const volatile void *ptr, size_t size, int type, uintptr_t ip)
@@ -722,7 +633,7 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	uint8_t *const table = ucsan_ctx_sites(ctx);
 	const uint16_t index = (uint16_t)site_index(ip);
 	uint8_t *site = &table[index];
-	if (ctx->sites_off == 0 || table == sites_warm) {
+	if (ctx->sites_off == 0 || table == ucsan_sites_warm) {
 		/* No table (the thread started inside the runtime), or the
 		 * shared all-warm one (read-only): counted. */
 		count_access(ctx, ptr, size, type, ip, true);
@@ -829,7 +740,7 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	 * sites all turn cold again once there is budget (see
 	 * ucsan_cold_refresh()): hot code must not pay for the cold path
 	 * on every access meanwhile. */
-	struct process_budget *const budget = budget_for(ctx, now, after_release && is_write, poll_read);
+	struct ucsan_cold_budget *const budget = ucsan_cold_budget_for(ctx, now, after_release && is_write, poll_read);
 	if (!budget) {
 		*site = SITE_WARM;
 		ctx->cold_starved = true;
@@ -922,7 +833,7 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 		ctx->woke_loop_left = (uint8_t)(1 + ucsan_rand32(ctx) % WOKE_LOOP_VISITS);
 		*site = before;
 	}
-	charge_stall(ctx, budget);
+	ucsan_cold_charge(ctx, budget);
 	/* Cut short by another thread's cold watch: watched again later. */
 	if (ctx->cold_preempted) {
 		ctx->cold_preempted = false;
@@ -1017,7 +928,7 @@ static void relaxed_store(const volatile void *word, size_t word_size)
 	const uint64_t now = ucsan_now_ns();
 	if (now - ctx->unpublished.ns > UNPUBLISHED_NS)
 		return;
-	struct process_budget *const budget = budget_for(ctx, now, true, false);
+	struct ucsan_cold_budget *const budget = ucsan_cold_budget_for(ctx, now, true, false);
 	if (!budget || !take_turn(true, true, ctx->locks_held > 0, false, (uintptr_t)ptr, now, &ctx->cold_turn))
 		return;
 	const long us = cold_delay_us(ctx);
@@ -1038,7 +949,7 @@ static void relaxed_store(const volatile void *word, size_t word_size)
 	ctx->publish_word = 0;
 	ctx->release_word = release_word;
 	ctx->cold_preempted = false;
-	charge_stall(ctx, budget);
+	ucsan_cold_charge(ctx, budget);
 }
 
 NOINLINE void ucsan_cold_relaxed_store(const volatile void *word, size_t size)
@@ -1050,63 +961,10 @@ NOINLINE void ucsan_cold_relaxed_store(const volatile void *word, size_t size)
  * out, and now has some again, takes its sites as new once more. */
 void ucsan_cold_refresh(struct ucsan_ctx *ctx)
 {
-	if (!budget_left(ctx, ucsan_now_ns()))
+	if (!ucsan_cold_budget_left(ctx, ucsan_now_ns()))
 		return;
 	ctx->cold_starved = false;
 	ucsan_sites_reset(ctx);
-}
-
-/* === Site tables ===
- *
- * One 4 KiB table per thread: the first SITE_POOL threads alive at once
- * take theirs from a static pool (untouched pages cost no memory). Later
- * ones share the all-warm table: they are checked and sampled like any
- * thread, and meet the others' watchpoints, but watch no cold sites of
- * their own. By then the first threads have watched the sites the pool's
- * threads share (cold_site_limit), and a page per thread would cost a
- * program of hundreds of threads a MiB. A thread that ends points at the
- * all-warm table, so what its remaining TLS destructors run never touches
- * a table that has gone to another thread.
- */
-static const uint8_t sites_warm[UCSAN_SITES] __attribute__((aligned(4096))) = { [0 ... UCSAN_SITES - 1] = SITE_WARM };
-
-#define SITE_POOL 64
-static uint8_t site_pool[SITE_POOL][UCSAN_SITES] __attribute__((aligned(4096)));
-static _Atomic uint64_t site_pool_used;
-
-/* The pool slot of a table, or -1 for the shared ones. */
-static int pool_slot(const uint8_t *t)
-{
-	const uintptr_t off = (uintptr_t)t - (uintptr_t)site_pool;
-	return off < sizeof(site_pool) ? (int)(off / UCSAN_SITES) : -1;
-}
-
-static uintptr_t offset_of_table(const uint8_t *t)
-{
-	return (uintptr_t)t - (uintptr_t)ucsan_sites_cold;
-}
-
-static uint8_t *table_alloc(void)
-{
-	uint64_t used = atomic_load(&site_pool_used);
-	while (~used) {
-		const int i = __builtin_ctzll(~used);
-		if (atomic_compare_exchange_weak(&site_pool_used, &used, used | (1ULL << i)))
-			return site_pool[i];
-	}
-	return NULL;
-}
-
-static void table_free(uint8_t *t)
-{
-	const int i = pool_slot(t);
-	if (i < 0)
-		return;
-	/* memset is the runtime's own, which checks its caller. */
-	ucsan_ctx_tls.disable_count++;
-	memset(t, 0, UCSAN_SITES);
-	ucsan_ctx_tls.disable_count--;
-	atomic_fetch_and(&site_pool_used, ~(1ULL << i));
 }
 
 void ucsan_cold_thread_start(struct ucsan_ctx *ctx)
@@ -1117,8 +975,8 @@ void ucsan_cold_thread_start(struct ucsan_ctx *ctx)
 
 void ucsan_sites_attach(struct ucsan_ctx *ctx)
 {
-	uint8_t *t = table_alloc();
-	ctx->sites_off = offset_of_table(t ? t : sites_warm);
+	uint8_t *t = ucsan_sites_take();
+	ctx->sites_off = ucsan_sites_offset(t ? t : ucsan_sites_warm);
 	/* A thread started during a write stall -- its creator's store
 	 * just after pthread_create, likely -- runs parked: it meets that
 	 * watchpoint instead of cutting it short. Started, not first here:
@@ -1136,9 +994,9 @@ void ucsan_sites_release(struct ucsan_ctx *ctx)
 {
 	unpark(ctx);
 	uint8_t *t = ucsan_ctx_sites(ctx);
-	ctx->sites_off = offset_of_table(sites_warm);
-	if (t != sites_warm && t != ucsan_sites_cold)
-		table_free(t);
+	ctx->sites_off = ucsan_sites_offset(ucsan_sites_warm);
+	if (t != ucsan_sites_warm && t != ucsan_sites_cold)
+		ucsan_sites_give_back(t);
 }
 
 /* The child has the forking thread only: the other threads' tables are
@@ -1147,15 +1005,8 @@ void ucsan_sites_after_fork(void)
 {
 	/* Its own table back first: that is the one to keep. */
 	unpark(&ucsan_ctx_tls);
-	const uint8_t *t = ucsan_ctx_sites(&ucsan_ctx_tls);
-	const int mine = pool_slot(t);
-	const uint64_t keep = mine >= 0 ? 1ULL << mine : 0;
+	ucsan_sites_pool_after_fork(ucsan_ctx_sites(&ucsan_ctx_tls));
 	ucsan_ctx_tls.disable_count++;
-	for (int i = 0; i < SITE_POOL; i++) {
-		if (!(keep & (1ULL << i)) && (atomic_load(&site_pool_used) & (1ULL << i)))
-			memset(site_pool[i], 0, UCSAN_SITES);
-	}
-	atomic_store(&site_pool_used, keep);
 	ucsan_cold_polls_after_fork();
 	/* A new process: its threads watch each site afresh, and no stall
 	 * of a thread that did not come along holds the stage. */
@@ -1168,17 +1019,4 @@ void ucsan_sites_after_fork(void)
 	atomic_store(&cold_beside_until, 0);
 	atomic_store(&ucsan_cold_wake_word, 0);
 	ucsan_ctx_tls.disable_count--;
-}
-
-void ucsan_sites_reset(struct ucsan_ctx *ctx)
-{
-	/* Its own table, also while it runs parked on the all-warm one. */
-	uint8_t *t = (uint8_t *)((uintptr_t)ucsan_sites_cold +
-				 (ctx->parked_sites_off ? ctx->parked_sites_off : ctx->sites_off));
-	if (t == ucsan_sites_cold || t == sites_warm)
-		return;
-	/* memset is the runtime's own, which checks its caller's writes. */
-	ctx->disable_count++;
-	memset(t, 0, UCSAN_SITES);
-	ctx->disable_count--;
 }

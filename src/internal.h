@@ -380,6 +380,28 @@ void ucsan_cold_slept(uint64_t ns);
 void ucsan_cold_poll_note(const volatile void *ptr, size_t size, uint32_t period_us, int tid, uint64_t now);
 uint32_t ucsan_cold_poll_period(const volatile void *ptr, size_t size, int tid, uint64_t now);
 void ucsan_cold_polls_after_fork(void);
+/* The site tables (site_tables.c): the one every site is warm in
+ * (read-only, shared), a table's offset from ucsan_sites_cold (what
+ * ctx->sites_off holds), one of the pool's for a new thread (NULL: none
+ * left) and back, zeroed; after fork, the pool holds the calling thread's
+ * table only. */
+extern const uint8_t ucsan_sites_warm[UCSAN_SITES];
+uintptr_t ucsan_sites_offset(const uint8_t *t);
+uint8_t *ucsan_sites_take(void);
+void ucsan_sites_give_back(uint8_t *t);
+void ucsan_sites_pool_after_fork(const uint8_t *mine);
+/* What cold stalls may cost (cold_budget.c): is there budget for the
+ * thread now; the budget a cold watch draws on (NULL: none), for a store
+ * just after a release and a read just after a sleep, which have process
+ * budgets of their own once the first is spent; a stall of
+ * ctx->cold_stalled_ns paid from it; and is there budget for the reads
+ * after a sleep. */
+struct ucsan_cold_budget;
+bool ucsan_cold_budget_left(struct ucsan_ctx *ctx, uint64_t now);
+struct ucsan_cold_budget *ucsan_cold_budget_for(struct ucsan_ctx *ctx, uint64_t now, bool release_store,
+						bool poll_read);
+void ucsan_cold_charge(struct ucsan_ctx *ctx, struct ucsan_cold_budget *budget);
+bool ucsan_cold_woke_budget_left(uint64_t now);
 /* The thread's site table: set up at its first entry, released at exit
  * (from then on every site is warm for it). */
 void ucsan_sites_attach(struct ucsan_ctx *ctx);

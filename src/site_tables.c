@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: Apache-2.0
+/*
+ * The per-thread code-site tables the hot path reads (check.h,
+ * site_cold()): one byte per site bucket, which cold_sites.c sets and
+ * reads. This file only hands the tables out and takes them back.
+ *
+ * One 4 KiB table per thread: the first SITE_POOL threads alive at once
+ * take theirs from a static pool (untouched pages cost no memory). Later
+ * ones share the all-warm table: they are checked and sampled like any
+ * thread, and meet the others' watchpoints, but watch no cold sites of
+ * their own. By then the first threads have watched the sites the pool's
+ * threads share (cold_site_limit), and a page per thread would cost a
+ * program of hundreds of threads a MiB. A thread that ends points at the
+ * all-warm table, so what its remaining TLS destructors run never touches
+ * a table that has gone to another thread.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+const uint8_t ucsan_sites_warm[UCSAN_SITES] __attribute__((aligned(4096))) = { [0 ... UCSAN_SITES - 1] = SITE_WARM };
+
+#define SITE_POOL 64
+static uint8_t site_pool[SITE_POOL][UCSAN_SITES] __attribute__((aligned(4096)));
+static _Atomic uint64_t site_pool_used;
+
+/* The pool slot of a table, or -1 for the shared ones. */
+static int pool_slot(const uint8_t *t)
+{
+	const uintptr_t off = (uintptr_t)t - (uintptr_t)site_pool;
+	return off < sizeof(site_pool) ? (int)(off / UCSAN_SITES) : -1;
+}
+
+uintptr_t ucsan_sites_offset(const uint8_t *t)
+{
+	return (uintptr_t)t - (uintptr_t)ucsan_sites_cold;
+}
+
+uint8_t *ucsan_sites_take(void)
+{
+	uint64_t used = atomic_load(&site_pool_used);
+	while (~used) {
+		const int i = __builtin_ctzll(~used);
+		if (atomic_compare_exchange_weak(&site_pool_used, &used, used | (1ULL << i)))
+			return site_pool[i];
+	}
+	return NULL;
+}
+
+void ucsan_sites_give_back(uint8_t *t)
+{
+	const int i = pool_slot(t);
+	if (i < 0)
+		return;
+	/* memset is the runtime's own, which checks its caller. */
+	ucsan_ctx_tls.disable_count++;
+	memset(t, 0, UCSAN_SITES);
+	ucsan_ctx_tls.disable_count--;
+	atomic_fetch_and(&site_pool_used, ~(1ULL << i));
+}
+
+void ucsan_sites_pool_after_fork(const uint8_t *mine)
+{
+	const int slot = pool_slot(mine);
+	const uint64_t keep = slot >= 0 ? 1ULL << slot : 0;
+	ucsan_ctx_tls.disable_count++;
+	for (int i = 0; i < SITE_POOL; i++) {
+		if (!(keep & (1ULL << i)) && (atomic_load(&site_pool_used) & (1ULL << i)))
+			memset(site_pool[i], 0, UCSAN_SITES);
+	}
+	ucsan_ctx_tls.disable_count--;
+	atomic_store(&site_pool_used, keep);
+}
+
+void ucsan_sites_reset(struct ucsan_ctx *ctx)
+{
+	/* Its own table, also while it runs parked on the all-warm one. */
+	uint8_t *t = (uint8_t *)((uintptr_t)ucsan_sites_cold +
+				 (ctx->parked_sites_off ? ctx->parked_sites_off : ctx->sites_off));
+	if (t == ucsan_sites_cold || t == ucsan_sites_warm)
+		return;
+	/* memset is the runtime's own, which checks its caller's writes. */
+	ctx->disable_count++;
+	memset(t, 0, UCSAN_SITES);
+	ctx->disable_count--;
+}
