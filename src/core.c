@@ -55,10 +55,6 @@ _Static_assert(sizeof(ucsan_counter_names) / sizeof(ucsan_counter_names[0]) == C
 
 static _Atomic uint32_t thread_counter;
 
-/* weak_memory needs __tsan_func_entry/exit; set by the first entry seen. */
-bool func_hooks_seen;
-static bool warned_no_func_hooks;
-
 /* === Per-thread state === */
 
 static uint64_t splitmix64(uint64_t x)
@@ -651,106 +647,6 @@ static void look_again(struct ucsan_ctx *ctx, const volatile void *ptr, size_t s
 	}
 }
 
-/* === Weak memory ===
- *
- * As the kernel's KCSAN_WEAK_MEMORY: the thread's last watched plain access
- * is kept as if the CPU had not yet performed it, and is checked again on
- * every later runtime entry in the same function -- a racing access then
- * is a race that exists only because no barrier ordered the two -- until a
- * barrier that orders it retires it or its function returns.
- */
-static void set_reorder(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip)
-{
-	if (!ip) {
-		/* The entry points pass no pc: find the access's frame. */
-		uintptr_t pc;
-		if (ucsan_stack_capture(&pc, 1) != 1)
-			return;
-		ip = pc;
-	}
-	if (!warned_no_func_hooks && !func_hooks_seen) {
-		warned_no_func_hooks = true;
-		static const char msg[] = "UCSAN: weak_memory=1 needs function entry/exit instrumentation, "
-					  "which this program lacks: rebuild it with ucsan-cc --ucsan-weak-memory\n";
-		ucsan_log_write(msg, sizeof(msg) - 1);
-	}
-	ctx->reorder.ptr = ptr;
-	ctx->reorder.size = size;
-	ctx->reorder.type = type | UCSAN_ACCESS_SCOPED;
-	ctx->reorder.ip = ip;
-	ctx->reorder.depth = ctx->func_depth;
-	ucsan_ctx_update_special(ctx);
-}
-
-static void check_reorder(struct ucsan_ctx *ctx)
-{
-	if (ctx->reorder.size)
-		ucsan_check_range(ctx->reorder.ptr, ctx->reorder.size, ctx->reorder.type, ctx->reorder.ip);
-}
-
-/*
- * The pending access leaves flight: a barrier orders it, or its function
- * returns. This is the last moment another thread can meet it out of
- * order, and the likeliest: whatever the function did after it -- the
- * publication a missing release should have ordered it before -- has
- * happened by now. So it is watched here once more, whatever the sample
- * count says (the count then restarts, charged with this watch's cost).
- * A pending access is one that was watched already, so this at most
- * doubles the watches weak_memory=1 makes.
- */
-static void final_check_reorder(struct ucsan_ctx *ctx)
-{
-	if (!ctx->reorder.size || ctx->disable_count)
-		return;
-	const long countdown = ctx->saved_skip;
-	ctx->saved_skip = 0;
-	check_reorder(ctx);
-	/* No watch after all (a racing watchpoint was found instead, say):
-	 * the thread's count goes on where it was. */
-	if (ctx->saved_skip == 0)
-		ctx->saved_skip = countdown;
-}
-
-static void retire_reorder(struct ucsan_ctx *ctx)
-{
-	ctx->reorder.size = 0;
-	ucsan_ctx_update_special(ctx);
-}
-
-void ucsan_barrier(enum ucsan_barrier kind)
-{
-	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
-	/* Orders earlier stores: none is left to a relaxed store to publish. */
-	if (kind != BARRIER_RMB)
-		ctx->unpublished.ptr = NULL;
-	if (!ctx->reorder.size)
-		return;
-	const int t = ctx->reorder.type;
-	const bool is_write = (t & UCSAN_ACCESS_WRITE) != 0, is_rmw = (t & UCSAN_ACCESS_COMPOUND) != 0;
-	bool retire = true;
-	if (kind == BARRIER_WMB)
-		retire = is_write || is_rmw;
-	else if (kind == BARRIER_RMB)
-		retire = !is_write || is_rmw;
-	if (retire) {
-		final_check_reorder(ctx);
-		retire_reorder(ctx);
-	}
-}
-
-/*
- * The function that made the pending access returns: check it one last
- * time (the instrumentation runs before an access, so a write that was
- * the function's last act is only caught by an access after it), then
- * forget it.
- */
-NOINLINE void ucsan_reorder_func_exit(struct ucsan_ctx *ctx)
-{
-	final_check_reorder(ctx);
-	ctx->reorder.depth = INT_MIN;
-	retire_reorder(ctx);
-}
-
 /*
  * The clock the budget is kept in: the thread's own CPU time, so that a
  * thread that waits (for a lock, for a core among 64 threads on 2) is not
@@ -819,7 +715,7 @@ static bool watch_now(struct ucsan_ctx *ctx, const volatile void *ptr, size_t si
 	/* weak_memory: this access now stays in flight (see reorder). An
 	 * assertion is no access; a masked one has no value to reorder. */
 	if (ucsan_opts.weak_memory && !(type & UCSAN_ACCESS_ASSERT) && !ctx->access_mask)
-		set_reorder(ctx, ptr, size, type, ip);
+		ucsan_reorder_set(ctx, ptr, size, type, ip);
 	ctx->disable_count--;
 	if (block)
 		ucsan_signals_restore(&old);
@@ -913,7 +809,7 @@ static void special_path(struct ucsan_ctx *ctx, const volatile void *ptr, size_t
 		ctx->saved_skip = sample(ctx, ptr, size, type, ip);
 	}
 	if (!(type & UCSAN_ACCESS_SCOPED)) {
-		check_reorder(ctx);
+		ucsan_reorder_check(ctx);
 		if (ctx->scoped)
 			check_scoped_accesses(ctx);
 	}
@@ -925,7 +821,7 @@ static void special_marked(void)
 	ucsan_cold_unpublished_access(ctx, NULL, UCSAN_ACCESS_ATOMIC);
 	if (ctx->value_check)
 		ucsan_value_check_run(ctx, false);
-	check_reorder(ctx);
+	ucsan_reorder_check(ctx);
 	if (ctx->scoped)
 		check_scoped_accesses(ctx);
 }

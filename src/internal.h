@@ -572,7 +572,7 @@ long ucsan_ctx_countdown(const struct ucsan_ctx *ctx);
 void ucsan_ctx_set_countdown(struct ucsan_ctx *ctx, long n);
 void ucsan_countdown_threads_begin(struct ucsan_ctx *ctx);
 
-/* === Weak memory (core.c) === */
+/* === Weak memory (weak_memory.c) === */
 enum ucsan_barrier {
 	BARRIER_MB,      /* full barrier: retires any pending access */
 	BARRIER_RELEASE, /* release: retires any pending access */
@@ -583,6 +583,10 @@ enum ucsan_barrier {
 extern bool func_hooks_seen;
 /* A barrier (or an ordering operation) executed by this thread. */
 UCSAN_FOR_ENTRY void ucsan_barrier(enum ucsan_barrier kind);
+/* The thread's watched plain access stays in flight; checked again (the
+ * slow paths call it on each later runtime entry). */
+void ucsan_reorder_set(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip);
+void ucsan_reorder_check(struct ucsan_ctx *ctx);
 /* __tsan_func_exit while a pending access belongs to the returning frame. */
 NOINLINE void ucsan_reorder_func_exit(struct ucsan_ctx *ctx);
 /* A release operation: retires the thread's pending access, if any. */
