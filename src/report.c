@@ -20,35 +20,6 @@
 
 /* === Data === */
 
-struct access_info {
-	const volatile void *ptr;
-	size_t size;
-	int type;
-	int tid;
-	int cpu;
-	uintptr_t ip; /* for scoped checks: where the scope was opened */
-	bool in_signal; /* made by a signal handler that interrupted the thread */
-	bool took_flag; /* its thread had taken the watcher's published flag (cold_sites.c) */
-	int omp_thread; /* the OpenMP thread number in a parallel region, or -1 */
-	/* An access to the thread's own stack: the frame holding the address
-	 * (an address in its function, its call frame address), or 0. */
-	uintptr_t frame_pc, frame_cfa;
-};
-
-enum { INFO_EMPTY, INFO_FILLING, INFO_READY };
-
-/*
- * What a racing thread leaves for the watcher. One per watchpoint slot: the
- * slot stays occupied (consumed) until the watcher has reported, so at most
- * one producer ever owns an entry at a time.
- */
-struct other_info {
-	_Atomic int state; /* INFO_*; READY is published with release */
-	struct access_info ai;
-	int npcs;
-	uintptr_t pcs[UCSAN_MAX_STACK];
-};
-
 static struct other_info other_infos[UCSAN_MAX_WATCHPOINTS + UCSAN_NUM_SLOTS - 1];
 
 /* Recently reported pairs of top frames, for report_once_in_ms. */
@@ -590,7 +561,7 @@ _Atomic int ucsan_deferred_reports;
 
 /* Filters and prints a report whose stacks are captured. Returns false if
  * filtered. Takes the report lock. */
-static bool emit_report(const struct access_info *ai, const struct access_info *oai, uintptr_t *pcs, int npcs,
+bool ucsan_emit_report(const struct access_info *ai, const struct access_info *oai, uintptr_t *pcs, int npcs,
 			uintptr_t *opcs, int onpcs, enum ucsan_value_change vc, struct ucsan_value old,
 			struct ucsan_value new, unsigned long mask)
 {
@@ -687,7 +658,7 @@ void ucsan_report_flush_deferred(void)
 		if (!atomic_compare_exchange_strong(&d->state, &expect, INFO_FILLING))
 			continue;
 		atomic_fetch_sub(&ucsan_deferred_reports, 1);
-		emit_report(&d->ai, d->has_other ? &d->oai : NULL, d->pcs, d->npcs, d->opcs, d->onpcs, d->vc,
+		ucsan_emit_report(&d->ai, d->has_other ? &d->oai : NULL, d->pcs, d->npcs, d->opcs, d->onpcs, d->vc,
 			    d->old, d->new, d->mask);
 		atomic_store_explicit(&d->state, INFO_EMPTY, memory_order_release);
 	}
@@ -712,120 +683,7 @@ static bool print_report(const struct access_info *ai, const struct other_info *
 	int onpcs = oi ? oi->npcs : 0;
 	if (oi)
 		memcpy(opcs, oi->pcs, (size_t)onpcs * sizeof(opcs[0]));
-	return emit_report(ai, oi ? &oi->ai : NULL, pcs, npcs, opcs, onpcs, vc, old, new, mask);
-}
-
-/* === Deferred value checks ===
- *
- * A race whose watched value did not change during the stall may still be
- * one that report_value_change_only should report: when the watcher was a
- * write, its store happens only after the stall, and when the racing access
- * was a write, it lands just after that thread's check. KCSAN gives up
- * here; we keep the two stacks and judge at the watcher's next runtime
- * entry (it is made "special" until then), when both stores have landed:
- * a value that differs from the one before the race is reported.
- */
-struct ucsan_value_check {
-	_Atomic int state; /* INFO_EMPTY, INFO_FILLING (owned), INFO_READY */
-	struct ucsan_ctx *owner;
-	struct access_info ai, oai;
-	int npcs, onpcs;
-	uintptr_t pcs[UCSAN_MAX_STACK], opcs[UCSAN_MAX_STACK];
-	struct ucsan_value old;
-	uint64_t since_ns;
-};
-#define MAX_VALUE_CHECKS 16
-static struct ucsan_value_check value_checks[MAX_VALUE_CHECKS];
-
-/* How long a check that keeps seeing the old value may wait for a store. */
-#define VALUE_CHECK_NS 2000000ULL
-
-static bool defer_value_check(const struct access_info *ai, const struct other_info *oi, struct ucsan_value old)
-{
-	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
-	if (ctx->value_check || ctx->signal_depth > 0)
-		return false;
-	for (int i = 0; i < MAX_VALUE_CHECKS; i++) {
-		struct ucsan_value_check *vc = &value_checks[i];
-		int expect = INFO_EMPTY;
-		if (!atomic_compare_exchange_strong(&vc->state, &expect, INFO_FILLING))
-			continue;
-		vc->owner = ctx;
-		vc->ai = *ai;
-		vc->oai = oi->ai;
-		vc->onpcs = oi->npcs;
-		memcpy(vc->opcs, oi->pcs, (size_t)oi->npcs * sizeof(vc->opcs[0]));
-		vc->npcs = ucsan_stack_capture(vc->pcs, UCSAN_MAX_STACK);
-		vc->old = old;
-		vc->since_ns = ucsan_now_ns();
-		atomic_store_explicit(&vc->state, INFO_READY, memory_order_release);
-		ctx->value_check = vc;
-		ucsan_ctx_update_special(ctx);
-		return true;
-	}
-	return false;
-}
-
-/* Judges one ready check; false if it has to wait longer. */
-static bool judge_value_check(struct ucsan_value_check *vc, bool final)
-{
-	struct ucsan_value now;
-	const bool have = ucsan_read_value(vc->ai.ptr, vc->ai.size, &now);
-	const uint64_t diff = have ? (now.lo ^ vc->old.lo) | (now.hi ^ vc->old.hi) : 0;
-	if (diff && !ucsan_ignore_value_change(vc->ai.size, vc->ai.type, vc->old, now, diff)) {
-		emit_report(&vc->ai, &vc->oai, vc->pcs, vc->npcs, vc->opcs, vc->onpcs, VALUE_CHANGE_TRUE, vc->old,
-			    now, 0);
-		return true;
-	}
-	if (!final && have && ucsan_now_ns() - vc->since_ns < VALUE_CHECK_NS)
-		return false;
-	ucsan_counter_add(CTR_REPORTS_SUPPRESSED, 1);
-	return true;
-}
-
-static void value_check_run(struct ucsan_ctx *ctx, bool final);
-
-void ucsan_value_check_run(struct ucsan_ctx *ctx, bool final)
-{
-	UCSAN_KEEP_ERRNO(value_check_run(ctx, final));
-}
-
-static void value_check_run(struct ucsan_ctx *ctx, bool final)
-{
-	struct ucsan_value_check *vc = ctx->value_check;
-	if (!vc || ctx->signal_depth > 0 || ctx->disable_count)
-		return;
-	int expect = INFO_READY;
-	const bool mine = vc->owner == ctx &&
-			  atomic_compare_exchange_strong(&vc->state, &expect, INFO_FILLING);
-	if (mine) {
-		ctx->disable_count++;
-		const bool done = judge_value_check(vc, final);
-		ctx->disable_count--;
-		if (!done) {
-			atomic_store_explicit(&vc->state, INFO_READY, memory_order_release);
-			return;
-		}
-		vc->owner = NULL;
-		atomic_store_explicit(&vc->state, INFO_EMPTY, memory_order_release);
-	}
-	/* Done, or judged at exit by another thread. */
-	ctx->value_check = NULL;
-	ucsan_ctx_update_special(ctx);
-}
-
-/* At exit: every thread's pending checks, final. */
-static void value_checks_at_exit(void)
-{
-	for (int i = 0; i < MAX_VALUE_CHECKS; i++) {
-		struct ucsan_value_check *vc = &value_checks[i];
-		int expect = INFO_READY;
-		if (!atomic_compare_exchange_strong(&vc->state, &expect, INFO_FILLING))
-			continue;
-		judge_value_check(vc, true);
-		vc->owner = NULL;
-		atomic_store_explicit(&vc->state, INFO_EMPTY, memory_order_release);
-	}
+	return ucsan_emit_report(ai, oi ? &oi->ai : NULL, pcs, npcs, opcs, onpcs, vc, old, new, mask);
 }
 
 /* === Entry points from the engine === */
@@ -887,7 +745,7 @@ void ucsan_report_known_origin(const volatile void *ptr, size_t size, int type, 
 	 * happens only after its stall, or the racing write, just after its
 	 * check) may yet change it. Judged later, where it must have landed. */
 	if (vc == VALUE_CHANGE_MAYBE && !mask && ucsan_opts.report_value_change_only &&
-	    defer_value_check(&ai, oi, old))
+	    ucsan_value_check_defer(&ai, oi, old))
 		goto out;
 	if (vc != VALUE_CHANGE_FALSE)
 		print_report(&ai, oi, vc, old, new, mask);
@@ -948,14 +806,7 @@ void ucsan_report_reset_after_fork(void)
 	atomic_store_explicit(&report_owner, 0, memory_order_relaxed);
 	for (size_t i = 0; i < sizeof(other_infos) / sizeof(other_infos[0]); i++)
 		atomic_store_explicit(&other_infos[i].state, INFO_EMPTY, memory_order_relaxed);
-	/* Only the forking thread's own check is still to be judged. */
-	for (int i = 0; i < MAX_VALUE_CHECKS; i++) {
-		struct ucsan_value_check *vc = &value_checks[i];
-		if (vc->owner != &ucsan_ctx_tls) {
-			vc->owner = NULL;
-			atomic_store_explicit(&vc->state, INFO_EMPTY, memory_order_relaxed);
-		}
-	}
+	ucsan_value_checks_after_fork();
 	ucsan_symbolize_reset();
 }
 
@@ -985,7 +836,7 @@ void ucsan_report_at_exit(void)
 {
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
 	ucsan_report_flush_deferred();
-	value_checks_at_exit();
+	ucsan_value_checks_at_exit();
 	char line[256];
 	int n;
 	/* Let a report in progress in another thread finish first. */
