@@ -107,6 +107,11 @@ static void futex_wake_all(_Atomic uint32_t *word)
 	UCSAN_KEEP_ERRNO(syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0));
 }
 
+void ucsan_cold_wake_stalls(void)
+{
+	futex_wake_all(&cold_seq);
+}
+
 /*
  * Does a store under a lock to addr yield to another thread's unlocked
  * read? A double-checked lock: one thread watches its unlocked test of the
@@ -255,6 +260,28 @@ static void waiting_done(uint32_t seq)
 	atomic_compare_exchange_strong(&cold_waiting_seq, &seq, 0);
 }
 
+/*
+ * A store made while the thread's creator sleeps -- it naps "to give the
+ * new thread a head start", then reads the result -- is read when the
+ * creator wakes, often long after a usual stall. So the stall lasts until
+ * that sleep ends, and an eighth of it plus 300 us more for the wake-up,
+ * if that comes within cold_sleeper_us. (Any thread's sleep was tried:
+ * the threads that sleep between rounds of their own then held every
+ * store that long, and the budget ran out before the stores that race.)
+ * Returns the stall's end.
+ */
+static uint64_t creator_woken(uint64_t start, uint64_t end)
+{
+	const uint64_t cap = start + (uint64_t)ucsan_opts.cold_sleeper_us * 1000;
+	const uint64_t wake = ucsan_opts.cold_sleeper_us > 0 ? ucsan_thread_info_creator_wakes(start, cap) : 0;
+	if (!wake)
+		return end;
+	uint64_t until = wake + (wake - start) / 8 + 300000;
+	if (until > cap)
+		until = cap;
+	return until > end ? until : end;
+}
+
 void ucsan_cold_stall(struct ucsan_ctx *ctx, _Atomic(uint64_t) *wp, long us)
 {
 	const uint32_t seq = ctx->cold_turn;
@@ -279,6 +306,17 @@ void ucsan_cold_stall(struct ucsan_ctx *ctx, _Atomic(uint64_t) *wp, long us)
 		}
 		end = now + (uint64_t)us * 1000;
 	}
+	/* A store others are expected at: it waits for them (at most the
+	 * options' time), ending its usual time after the expected thread
+	 * reached the site or ended. */
+	const uint8_t *const behind = ctx->waited_table;
+	if (behind && ucsan_opts.cold_same_code_us > 0) {
+		const uint64_t until = start + (uint64_t)ucsan_opts.cold_same_code_us * 1000;
+		if (until > end)
+			end = until;
+	}
+	if (ctx->wait_creator)
+		end = creator_woken(start, end);
 	/* A store's stall keeps the stage from stores under a lock for its
 	 * usual time, and again once its taker came (cold_waiting_seq). */
 	uint64_t guard_until = 0;
@@ -294,9 +332,17 @@ void ucsan_cold_stall(struct ucsan_ctx *ctx, _Atomic(uint64_t) *wp, long us)
 			break;
 		}
 		const uint64_t until = guard_until && guard_until < end ? guard_until : end;
-		/* Wakes for a take-over at once, for a consumer within 250 us. */
-		futex_wait(&cold_seq, cur, until - now < 250000 ? until - now : 250000);
+		/* Wakes for a take-over at once, for a consumer within 250 us
+		 * (100 us while it looks for the thread behind it). */
+		const uint64_t step = behind ? 100000 : 250000;
+		futex_wait(&cold_seq, cur, until - now < step ? until - now : step);
 		now = ucsan_now_ns();
+		if (behind && (__atomic_load_n(&behind[ctx->waited_site], __ATOMIC_RELAXED) ||
+			       !ucsan_sites_in_use(behind))) {
+			const uint64_t usual = start + (uint64_t)us * 1000;
+			if (usual < end)
+				end = usual > now ? usual : now;
+		}
 		if (waits && !woken && atomic_load(&cold_woken) == ctx->release_word) {
 			woken = true;
 			const uint64_t after = ctx->cold_wake == COLD_WAKE_READ ? now : now + (uint64_t)us * 1000;
@@ -333,7 +379,8 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 /*
  * May a parked thread watch this access, beside the stall that parked it?
  * Only the store of a check-then-set: a store to a static variable that
- * the thread read, holding no lock, while parked -- the flag of a
+ * the thread read, holding no lock, while parked (or an unlocked
+ * read-modify-write of one: `total += n`) -- the flag of a
  * hand-rolled once, a lazily set pointer, the unlocked test of a
  * double-checked lock. In threads that run the same code, the parked one
  * is often the first to run it, and the one let go when the stall ends
@@ -359,6 +406,10 @@ static bool watch_beside(struct ucsan_ctx *ctx, const volatile void *ptr, int ty
 		}
 		return false;
 	}
+	/* An unlocked read-modify-write is the test and the store at once
+	 * (clang makes `total += n` one call). */
+	if ((type & UCSAN_ACCESS_COMPOUND) && !ctx->locks_held && !ctx->cold_born_parked)
+		return true;
 	for (size_t i = 0; i < PARKED_READS; i++)
 		if (ctx->parked_reads[i] == (uintptr_t)ptr)
 			return true;
@@ -613,6 +664,22 @@ static long poll_stretched_us(struct ucsan_ctx *ctx, const volatile void *ptr, s
 
 static void note_unpublished(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip);
 
+/*
+ * Threads started together run the same code, but stalls pull them
+ * apart: the one that reaches the store at the end of its work first --
+ * the total a reduction adds to, a statistic, a reference dropped --
+ * stalls there while the other is still at work, and the stall ends
+ * before the other comes. A thread that began at the same site as this
+ * one (the same thread function: each table keeps its owner's first
+ * site) and has not run the store's site yet is likely to come: the
+ * store's stall waits for it to get there, or to end (cold_same_code_us).
+ */
+static void same_code_behind(struct ucsan_ctx *ctx, const uint8_t *table, uint16_t index)
+{
+	ctx->waited_table = ucsan_opts.cold_same_code_us > 0 ? ucsan_sites_behind(table, index) : NULL;
+	ctx->waited_site = index;
+}
+
 NOINLINE void ucsan_cold_site(const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
@@ -633,6 +700,7 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	uint8_t *const table = ucsan_ctx_sites(ctx);
 	const uint16_t index = (uint16_t)site_index(ip);
 	uint8_t *site = &table[index];
+	ucsan_sites_first(table, index);
 	if (ctx->sites_off == 0 || table == ucsan_sites_warm) {
 		/* No table (the thread started inside the runtime), or the
 		 * shared all-warm one (read-only): counted. */
@@ -803,7 +871,13 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	ctx->cold_wake = COLD_WAKE_NONE;
 	if (after_release && !beside && ucsan_opts.cold_release_wait_us > 0)
 		ctx->cold_wake = takes_stage ? COLD_WAKE_STORE : COLD_WAKE_READ;
+	if (is_write) {
+		same_code_behind(ctx, table, index);
+		ctx->wait_creator = true;
+	}
 	const bool watched_now = ucsan_watch(ctx, ptr, size, type, ip, us, true);
+	ctx->waited_table = NULL;
+	ctx->wait_creator = false;
 	ctx->cold_beside = false;
 	ctx->cold_wake = COLD_WAKE_NONE;
 	if (holds_reads)

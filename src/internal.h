@@ -179,6 +179,12 @@ struct ucsan_ctx {
 	uint32_t parked_warmed[16];
 	int parked_nwarmed;
 	uintptr_t parked_sites_off;
+	/* While its cold store stalls: the table of a thread that runs the
+	 * same code behind it, and the store's site (cold_sites.c,
+	 * same_code_behind()); and whether it waits for its creator to wake. */
+	const uint8_t *waited_table;
+	uint16_t waited_site;
+	bool wait_creator;
 	/* pthread locks the thread holds (barriers.c counts them): a read
 	 * made under one is no unlocked check. */
 	int locks_held;
@@ -369,6 +375,8 @@ void ucsan_cold_parked_poll(struct ucsan_ctx *ctx);
  * (wakeups.c, barriers.c): no slow-path entry may come for a while.
  * Called from interposers after the real call: errno is kept. */
 void ucsan_cold_wakeup(void);
+/* Every thread in a cold stall looks at its watchpoint now. */
+void ucsan_cold_wake_stalls(void);
 /* The calling thread is back from a sleep of `ns`: a thread that sleeps
  * between rounds (a heartbeat, a poller, a watchdog) runs each round's
  * sites as new, as far as its budget allows. errno is kept. */
@@ -390,6 +398,13 @@ uintptr_t ucsan_sites_offset(const uint8_t *t);
 uint8_t *ucsan_sites_take(void);
 void ucsan_sites_give_back(uint8_t *t);
 void ucsan_sites_pool_after_fork(const uint8_t *mine);
+/* The first site the owner of table t ran (noted once), and the table of
+ * another thread that began at the same site -- the same thread function
+ * -- and has not run `site` yet (NULL: none). */
+void ucsan_sites_first(const uint8_t *t, uint16_t site);
+const uint8_t *ucsan_sites_behind(const uint8_t *mine, uint16_t site);
+/* Is the pool's table t still some thread's? */
+bool ucsan_sites_in_use(const uint8_t *t);
 /* What cold stalls may cost (cold_budget.c): is there budget for the
  * thread now; the budget a cold watch draws on (NULL: none), for a store
  * just after a release and a read just after a sleep, which have process
@@ -432,6 +447,7 @@ struct ucsan_thread_info {
 	int npcs;          /* where pthread_create was called */
 	uintptr_t pcs[UCSAN_CREATE_STACK];
 	char name[16];     /* kept when the thread ends */
+	_Atomic uint64_t sleep_until; /* in a sleep until then (ns), else 0 */
 };
 /* The calling thread's OpenMP thread number inside a parallel region, else
  * -1; ucsan_omp_init() finds the OpenMP runtime at start-up. */
@@ -446,6 +462,11 @@ const struct ucsan_thread_info *ucsan_thread_info_find(int tid);
 const struct ucsan_thread_info *ucsan_thread_info_at(int i);
 int ucsan_thread_info_max(void);
 void ucsan_thread_name(const struct ucsan_thread_info *t, char *buf, size_t len);
+/* The calling thread begins a sleep of ns (0: it ended one). */
+void ucsan_thread_info_sleep(uint64_t ns);
+/* When the sleep the calling thread's creator is in ends, if after now
+ * and by `by`; else 0. */
+uint64_t ucsan_thread_info_creator_wakes(uint64_t now, uint64_t by);
 /* The live heap blocks (heap_blocks.c), recorded by the interposed
  * allocation functions (intercept_malloc.c). */
 #define UCSAN_HEAP_STACK 6
@@ -554,7 +575,7 @@ UCSAN_FOR_ENTRY void ucsan_entry_attach(struct ucsan_ctx *ctx, struct ucsan_hot 
 					const void *text_start, const void *text_end, unsigned abi);
 /* How many executables' entry points attached (0 or 1), for tests. */
 UCSAN_EXPORT int __ucsan_debug_entry_attached(void);
-#define UCSAN_ENTRY_ABI 15
+#define UCSAN_ENTRY_ABI 16
 /* Enter or leave special mode after annotation state changed (or a store
  * began or stopped waiting for its publication: cold_sites.c). */
 void ucsan_ctx_update_special(struct ucsan_ctx *ctx);

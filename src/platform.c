@@ -116,3 +116,11 @@ void ucsan_signals_restore(const sigset_t *old)
 {
 	pthread_sigmask(SIG_SETMASK, old, NULL);
 }
+
+void ucsan_sleep_us(unsigned us)
+{
+	const int saved = errno;
+	struct timespec ts = { (time_t)(us / 1000000), (long)(us % 1000000) * 1000 };
+	syscall(SYS_nanosleep, &ts, NULL);
+	errno = saved;
+}

@@ -21,6 +21,9 @@ int ucsan_getcpu(void);
 uint64_t ucsan_now_ns(void);
 /* A spin-wait hint to the CPU. */
 void ucsan_cpu_relax(void);
+/* Sleeps about us microseconds: the system call itself, not an
+ * interposed sleep; errno kept. */
+void ucsan_sleep_us(unsigned us);
 
 /* This process's pid, cached: set at start-up and in a fork child by
  * ucsan_platform_pid_changed(). */

@@ -832,9 +832,31 @@ void ucsan_report_summary(void)
 	ucsan_log_write(line, n + 12);
 }
 
+/*
+ * A watchpoint another thread's access consumed is reported by its
+ * watcher when its stall ends: up to 250 us later for a cold stall. The
+ * consuming access is often the exiting thread's last (main reads what a
+ * thread it did not wait for stored, and returns), so exit waits for
+ * those reports, EXIT_WAIT_MS at most, waking the stalls to look now.
+ */
+#define EXIT_WAIT_MS 200
+static void await_consumed_watches(void)
+{
+	for (int ms = 0; ms < EXIT_WAIT_MS; ms++) {
+		bool pending = false;
+		for (size_t i = 0; i < sizeof(other_infos) / sizeof(other_infos[0]) && !pending; i++)
+			pending = atomic_load_explicit(&other_infos[i].state, memory_order_acquire) != INFO_EMPTY;
+		if (!pending)
+			return;
+		ucsan_cold_wake_stalls();
+		ucsan_sleep_us(1000);
+	}
+}
+
 void ucsan_report_at_exit(void)
 {
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	await_consumed_watches();
 	ucsan_report_flush_deferred();
 	ucsan_value_checks_at_exit();
 	char line[256];

@@ -23,6 +23,8 @@ const uint8_t ucsan_sites_warm[UCSAN_SITES] __attribute__((aligned(4096))) = { [
 #define SITE_POOL 64
 static uint8_t site_pool[SITE_POOL][UCSAN_SITES] __attribute__((aligned(4096)));
 static _Atomic uint64_t site_pool_used;
+/* Each pool table's first site, plus one (0: none yet). */
+static _Atomic uint16_t pool_first[SITE_POOL];
 
 /* The pool slot of a table, or -1 for the shared ones. */
 static int pool_slot(const uint8_t *t)
@@ -56,6 +58,7 @@ void ucsan_sites_give_back(uint8_t *t)
 	ucsan_ctx_tls.disable_count++;
 	memset(t, 0, UCSAN_SITES);
 	ucsan_ctx_tls.disable_count--;
+	atomic_store_explicit(&pool_first[i], 0, memory_order_relaxed);
 	atomic_fetch_and(&site_pool_used, ~(1ULL << i));
 }
 
@@ -65,8 +68,10 @@ void ucsan_sites_pool_after_fork(const uint8_t *mine)
 	const uint64_t keep = slot >= 0 ? 1ULL << slot : 0;
 	ucsan_ctx_tls.disable_count++;
 	for (int i = 0; i < SITE_POOL; i++) {
-		if (!(keep & (1ULL << i)) && (atomic_load(&site_pool_used) & (1ULL << i)))
+		if (!(keep & (1ULL << i)) && (atomic_load(&site_pool_used) & (1ULL << i))) {
 			memset(site_pool[i], 0, UCSAN_SITES);
+			atomic_store_explicit(&pool_first[i], 0, memory_order_relaxed);
+		}
 	}
 	ucsan_ctx_tls.disable_count--;
 	atomic_store(&site_pool_used, keep);
@@ -83,4 +88,35 @@ void ucsan_sites_reset(struct ucsan_ctx *ctx)
 	ctx->disable_count++;
 	memset(t, 0, UCSAN_SITES);
 	ctx->disable_count--;
+}
+
+void ucsan_sites_first(const uint8_t *t, uint16_t site)
+{
+	const int i = pool_slot(t);
+	uint16_t none = 0;
+	if (i >= 0 && !atomic_load_explicit(&pool_first[i], memory_order_relaxed))
+		atomic_compare_exchange_strong(&pool_first[i], &none, (uint16_t)(site + 1));
+}
+
+const uint8_t *ucsan_sites_behind(const uint8_t *mine, uint16_t site)
+{
+	const int me = pool_slot(mine);
+	const uint16_t first = me >= 0 ? atomic_load_explicit(&pool_first[me], memory_order_relaxed) : 0;
+	if (!first)
+		return NULL;
+	const uint64_t used = atomic_load(&site_pool_used);
+	for (int i = 0; i < SITE_POOL; i++) {
+		/* Another thread's bytes, which it writes as it goes. */
+		if (i != me && (used & (1ULL << i)) &&
+		    atomic_load_explicit(&pool_first[i], memory_order_relaxed) == first &&
+		    !__atomic_load_n(&site_pool[i][site], __ATOMIC_RELAXED))
+			return site_pool[i];
+	}
+	return NULL;
+}
+
+bool ucsan_sites_in_use(const uint8_t *t)
+{
+	const int i = pool_slot(t);
+	return i >= 0 && (atomic_load(&site_pool_used) & (1ULL << i));
 }

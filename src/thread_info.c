@@ -3,9 +3,10 @@
  * Who the threads are, for reports: each thread's id, who created it and
  * where (a short stack taken in pthread_create), its stack and thread
  * pointer (for "stack of thread N" and "thread-local of thread N"), and
- * whether it is still running. Fixed memory, no locks: a record is claimed
- * with a compare-and-swap and reused once its thread has ended. Only the
- * report path reads it; nothing here is on the hot path.
+ * whether it is still running; and until when it sleeps, for the cold
+ * stalls that wait for a sleeper to wake. Fixed memory, no locks: a record
+ * is claimed with a compare-and-swap and reused once its thread has ended.
+ * Only the report and cold paths read it; nothing here is on the hot path.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -61,6 +62,7 @@ void ucsan_thread_info_register(int creator, const uintptr_t *pcs, int npcs)
 	if (!t)
 		return;
 	t->tid = tid;
+	atomic_store_explicit(&t->sleep_until, 0, memory_order_relaxed);
 	t->creator = creator;
 	t->tp = (uintptr_t)pthread_self();
 	t->stack_lo = t->stack_hi = 0;
@@ -99,6 +101,25 @@ void ucsan_thread_info_after_fork(void)
 		self->creator = 0;
 		self->npcs = 0;
 	}
+}
+
+void ucsan_thread_info_sleep(uint64_t ns)
+{
+	struct ucsan_thread_info *t = ucsan_ctx_tls.thread_info;
+	if (t)
+		atomic_store_explicit(&t->sleep_until, ns ? ucsan_now_ns() + ns : 0, memory_order_relaxed);
+}
+
+uint64_t ucsan_thread_info_creator_wakes(uint64_t now, uint64_t by)
+{
+	const struct ucsan_thread_info *self = ucsan_ctx_tls.thread_info;
+	if (!self || !self->creator)
+		return 0;
+	const struct ucsan_thread_info *t = ucsan_thread_info_find(self->creator);
+	if (!t || atomic_load_explicit(&t->state, memory_order_relaxed) != THREAD_RUNNING)
+		return 0;
+	const uint64_t until = atomic_load_explicit(&t->sleep_until, memory_order_relaxed);
+	return until > now && until <= by ? until : 0;
 }
 
 const struct ucsan_thread_info *ucsan_thread_info_find(int tid)

@@ -6,7 +6,8 @@
  * thread that polls a flag between sleeps, touching a word or two per
  * turn, may not reach for a long time. So it also looks here, where it
  * wakes, and its next poll is watched again. (Locks and condition
- * variables look in barriers.c.)
+ * variables look in barriers.c.) A sleep is also noted where it begins:
+ * a cold store may stall until it ends (cold_sleeper_us).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -23,13 +24,25 @@
  * left written over the time asked). */
 static void slept_since(uint64_t t0)
 {
+	ucsan_thread_info_sleep(0);
 	ucsan_cold_slept(ucsan_now_ns() - t0);
+}
+
+/* A relative sleep's length, read safely (0 if unreadable or absurd). */
+static uint64_t sleep_ns(const struct timespec *req)
+{
+	struct timespec ts;
+	if (!req || !ucsan_read_memory(req, &ts, sizeof(ts)) || ts.tv_sec < 0 || ts.tv_nsec < 0 ||
+	    ts.tv_sec > 1000000)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
 REAL(nanosleep, int, const struct timespec *, struct timespec *)
 UCSAN_EXPORT int nanosleep(const struct timespec *req, struct timespec *rem)
 {
 	int (*f)(const struct timespec *, struct timespec *) = get_nanosleep();
+	ucsan_thread_info_sleep(sleep_ns(req));
 	const uint64_t t0 = ucsan_now_ns();
 	const int ret = f ? f(req, rem) : (errno = ENOSYS, -1);
 	slept_since(t0);
@@ -40,6 +53,8 @@ REAL(clock_nanosleep, int, clockid_t, int, const struct timespec *, struct times
 UCSAN_EXPORT int clock_nanosleep(clockid_t clk, int flags, const struct timespec *req, struct timespec *rem)
 {
 	int (*f)(clockid_t, int, const struct timespec *, struct timespec *) = get_clock_nanosleep();
+	if (!(flags & TIMER_ABSTIME))
+		ucsan_thread_info_sleep(sleep_ns(req));
 	const uint64_t t0 = ucsan_now_ns();
 	const int ret = f ? f(clk, flags, req, rem) : ENOSYS;
 	slept_since(t0);
@@ -50,6 +65,7 @@ REAL(usleep, int, useconds_t)
 UCSAN_EXPORT int usleep(useconds_t us)
 {
 	int (*f)(useconds_t) = get_usleep();
+	ucsan_thread_info_sleep((uint64_t)us * 1000);
 	const uint64_t t0 = ucsan_now_ns();
 	const int ret = f ? f(us) : (errno = ENOSYS, -1);
 	slept_since(t0);
@@ -60,6 +76,7 @@ REAL(sleep, unsigned int, unsigned int)
 UCSAN_EXPORT unsigned int sleep(unsigned int s)
 {
 	unsigned int (*f)(unsigned int) = get_sleep();
+	ucsan_thread_info_sleep((uint64_t)s * 1000000000ULL);
 	const uint64_t t0 = ucsan_now_ns();
 	const unsigned int ret = f ? f(s) : s;
 	slept_since(t0);

@@ -17,6 +17,7 @@
 
 void __tsan_read4(void *p);
 void __tsan_write4(void *p);
+void __tsan_read_write4(void *p);
 void __tsan_atomic32_store(volatile int *a, int v, int mo);
 int __tsan_atomic32_load(const volatile int *a, int mo);
 
@@ -183,6 +184,8 @@ WRITE_SITE(38)
 WRITE_SITE(39)
 WRITE_SITE(40)
 WRITE_SITE(41)
+WRITE_SITE(42)
+WRITE_SITE(43)
 static void (*const write_sites[])(int *, int) = { write_site_1, write_site_2, write_site_3, write_site_4,
 						   write_site_5, write_site_6, write_site_7, write_site_8 };
 
@@ -748,6 +751,71 @@ static void *poll_storer(void *arg)
 	return NULL;
 }
 
+/*
+ * Two threads run the same code: both run its first site, then the early
+ * one stores at a new site while the late one is held back ten usual
+ * stalls; the store's stall waits for the late one (cold_same_code_us),
+ * whose store there then meets it.
+ */
+SITE(site_same_first, ".rept 39; nop; .endr")
+static int same_total;
+static _Atomic int same_phase;
+
+static void *same_code_worker(void *arg)
+{
+	const bool late = arg != NULL;
+	site_same_first(&shared_a);
+	if (late) {
+		for (int i = 0; i < 10000 && atomic_load(&same_phase) != 1; i++)
+			usleep(1000);
+		usleep((useconds_t)ucsan_opts.cold_udelay * 10);
+	} else {
+		atomic_store(&same_phase, 1);
+	}
+	write_site_42(&same_total, late ? 2 : 1);
+	return NULL;
+}
+
+/* Runs the two, the late one started first so that both have run the
+ * first site before the early one's store. Returns the reports printed. */
+static long run_same_code(void)
+{
+	const long printed = ucsan_reports_printed();
+	atomic_store(&same_phase, 0);
+	pthread_t late, early;
+	pthread_create(&late, NULL, same_code_worker, (void *)1);
+	usleep(50000);
+	pthread_create(&early, NULL, same_code_worker, NULL);
+	pthread_join(early, NULL);
+	pthread_join(late, NULL);
+	return ucsan_reports_printed() - printed;
+}
+
+/*
+ * Parked by main's write stall, a thread's unlocked read-modify-write of
+ * a static total (clang's one call for `total += n`) is a check-then-set:
+ * watched beside that stall.
+ */
+SITE(site_rmw_first, ".rept 41; nop; .endr")
+static int rmw_total;
+static long rmw_watches = -1;
+
+__attribute__((noinline)) static void rmw_site(int *p)
+{
+	__tsan_read_write4(p);
+	(*(volatile int *)p)++;
+}
+
+static void *parked_rmw(void *arg)
+{
+	(void)arg;
+	site_rmw_first(&shared_a); /* a long read stall, cut short by main's write */
+	const long w = watches();
+	rmw_site(&rmw_total);
+	rmw_watches = watches() - w;
+	return NULL;
+}
+
 int main(void)
 {
 	/* One thread: its accesses return at once (the gate says it is
@@ -1161,6 +1229,21 @@ int main(void)
 		ucsan_opts = saved;
 		CHECK("polled_store_stalls_a_period", atomic_load(&polled_store_ns) >= POLL_US * 1000ULL);
 	}
+	/* A store made first of two threads running the same code waits for
+	 * the other to reach it; with cold_same_code_us=0 it does not. */
+	{
+		long_cold_stalls(2000);
+		ucsan_opts.cold_sleeper_us = 0;
+		ucsan_opts.cold_same_code_us = 1000000;
+		CHECK("same_code_store_waits_for_the_other", run_same_code() == 1);
+		ucsan_opts.cold_same_code_us = 0;
+		CHECK("same_code_wait_off_misses", run_same_code() == 0);
+		ucsan_opts = saved;
+	}
+	/* Parked, an unlocked read-modify-write of static data is watched. */
+	park_during_write(parked_rmw, write_site_43, &shared_c);
+	ucsan_opts = saved;
+	CHECK("parked_unlocked_rmw_watched", rmw_watches == 1);
 	/* A release, or a store in between, ends the wait for a flag. */
 	write_site_21(&pub_data3, 1);
 	__tsan_atomic32_store(&pub_flag3, 1, 3 /* release */);
