@@ -90,6 +90,7 @@ __attribute__((destructor(101))) static void ucsan_destructor(void)
 	if (!ucsan_initialized)
 		return;
 	ctx->disable_count++;
+	ucsan_report_await_consumed();
 	ucsan_report_at_exit();
 	/* ThreadSanitizer's exit hook may declare the run clean, or failed. */
 	if (ucsan_tsan_on_finalize(ucsan_reports_printed() > 0)) {

@@ -691,6 +691,9 @@ void ucsan_report_fork_parent(void);
 extern _Atomic int ucsan_deferred_reports;
 void ucsan_report_flush_deferred(void);
 /* At exit: summary line, stats, exit status. */
+/* At exit: waits (bounded) until every watch another thread's access
+ * consumed has been reported by its watcher. */
+void ucsan_report_await_consumed(void);
 void ucsan_report_at_exit(void);
 void ucsan_report_summary(void);
 long ucsan_reports_printed(void);

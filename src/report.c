@@ -838,9 +838,10 @@ void ucsan_report_summary(void)
  * consuming access is often the exiting thread's last (main reads what a
  * thread it did not wait for stored, and returns), so exit waits for
  * those reports, EXIT_WAIT_MS at most, waking the stalls to look now.
+ * (Not a halt_on_error exit: the report that halts is the one wanted.)
  */
 #define EXIT_WAIT_MS 200
-static void await_consumed_watches(void)
+void ucsan_report_await_consumed(void)
 {
 	for (int ms = 0; ms < EXIT_WAIT_MS; ms++) {
 		bool pending = false;
@@ -856,7 +857,6 @@ static void await_consumed_watches(void)
 void ucsan_report_at_exit(void)
 {
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
-	await_consumed_watches();
 	ucsan_report_flush_deferred();
 	ucsan_value_checks_at_exit();
 	char line[256];
