@@ -11,7 +11,7 @@
  * microseconds ends before the other thread is even scheduled. So a thread
  * watches a site the first `cold_watches` times it runs it, unless other
  * threads already did `cold_site_limit` times, and sleeps about
- * `cold_udelay` there, from a budget of its own (below).
+ * `cold_udelay` there, from a budget of its own (cold_budget.c).
  * Nothing is watched while the process has one thread, and a thread that
  * starts during a write stall runs parked on it (ucsan_sites_attach()).
  *
