@@ -308,7 +308,7 @@ void ucsan_cold_stall(struct ucsan_ctx *ctx, _Atomic(uint64_t) *wp, long us)
 	}
 	/* A store others are expected at: it waits for them (at most the
 	 * options' time), ending its usual time after the expected thread
-	 * reached the site or ended. */
+	 * reached the site, ended, or began to wait for another. */
 	const uint8_t *const behind = ctx->waited_table;
 	if (behind && ucsan_opts.cold_same_code_us > 0) {
 		const uint64_t until = start + (uint64_t)ucsan_opts.cold_same_code_us * 1000;
@@ -338,7 +338,7 @@ void ucsan_cold_stall(struct ucsan_ctx *ctx, _Atomic(uint64_t) *wp, long us)
 		futex_wait(&cold_seq, cur, until - now < step ? until - now : step);
 		now = ucsan_now_ns();
 		if (behind && (__atomic_load_n(&behind[ctx->waited_site], __ATOMIC_RELAXED) ||
-			       !ucsan_sites_in_use(behind))) {
+			       !ucsan_sites_running(behind))) {
 			const uint64_t usual = start + (uint64_t)us * 1000;
 			if (usual < end)
 				end = usual > now ? usual : now;
@@ -671,8 +671,10 @@ static void note_unpublished(struct ucsan_ctx *ctx, const volatile void *ptr, si
  * stalls there while the other is still at work, and the stall ends
  * before the other comes. A thread that began at the same site as this
  * one (the same thread function: each table keeps its owner's first
- * site) and has not run the store's site yet is likely to come: the
- * store's stall waits for it to get there, or to end (cold_same_code_us).
+ * site), has not run the store's site yet and is not waiting for
+ * another thread (idle in a pool's condition wait, say) is likely to
+ * come: the store's stall waits for it to get there, or to end or wait
+ * (cold_same_code_us).
  */
 static void same_code_behind(struct ucsan_ctx *ctx, const uint8_t *table, uint16_t index)
 {

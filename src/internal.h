@@ -403,8 +403,11 @@ void ucsan_sites_pool_after_fork(const uint8_t *mine);
  * -- and has not run `site` yet (NULL: none). */
 void ucsan_sites_first(const uint8_t *t, uint16_t site);
 const uint8_t *ucsan_sites_behind(const uint8_t *mine, uint16_t site);
-/* Is the pool's table t still some thread's? */
-bool ucsan_sites_in_use(const uint8_t *t);
+/* Is the pool's table t still some thread's, not in a wait only another
+ * thread can end? And the calling thread enters or leaves such a wait (a
+ * join, an untimed condition or semaphore wait). */
+bool ucsan_sites_running(const uint8_t *t);
+void ucsan_sites_waiting(const struct ucsan_ctx *ctx, bool waiting);
 /* What cold stalls may cost (cold_budget.c): is there budget for the
  * thread now; the budget a cold watch draws on (NULL: none), for a store
  * just after a release and a read just after a sleep, which have process

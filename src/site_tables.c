@@ -23,8 +23,10 @@ const uint8_t ucsan_sites_warm[UCSAN_SITES] __attribute__((aligned(4096))) = { [
 #define SITE_POOL 64
 static uint8_t site_pool[SITE_POOL][UCSAN_SITES] __attribute__((aligned(4096)));
 static _Atomic uint64_t site_pool_used;
-/* Each pool table's first site, plus one (0: none yet). */
+/* Each pool table's first site, plus one (0: none yet); and whether its
+ * owner is in a wait only another thread can end. */
 static _Atomic uint16_t pool_first[SITE_POOL];
+static _Atomic bool pool_waiting[SITE_POOL];
 
 /* The pool slot of a table, or -1 for the shared ones. */
 static int pool_slot(const uint8_t *t)
@@ -59,6 +61,7 @@ void ucsan_sites_give_back(uint8_t *t)
 	memset(t, 0, UCSAN_SITES);
 	ucsan_ctx_tls.disable_count--;
 	atomic_store_explicit(&pool_first[i], 0, memory_order_relaxed);
+	atomic_store_explicit(&pool_waiting[i], false, memory_order_relaxed);
 	atomic_fetch_and(&site_pool_used, ~(1ULL << i));
 }
 
@@ -72,6 +75,7 @@ void ucsan_sites_pool_after_fork(const uint8_t *mine)
 			memset(site_pool[i], 0, UCSAN_SITES);
 			atomic_store_explicit(&pool_first[i], 0, memory_order_relaxed);
 		}
+		atomic_store_explicit(&pool_waiting[i], false, memory_order_relaxed);
 	}
 	ucsan_ctx_tls.disable_count--;
 	atomic_store(&site_pool_used, keep);
@@ -107,7 +111,7 @@ const uint8_t *ucsan_sites_behind(const uint8_t *mine, uint16_t site)
 	const uint64_t used = atomic_load(&site_pool_used);
 	for (int i = 0; i < SITE_POOL; i++) {
 		/* Another thread's bytes, which it writes as it goes. */
-		if (i != me && (used & (1ULL << i)) &&
+		if (i != me && (used & (1ULL << i)) && !atomic_load_explicit(&pool_waiting[i], memory_order_relaxed) &&
 		    atomic_load_explicit(&pool_first[i], memory_order_relaxed) == first &&
 		    !__atomic_load_n(&site_pool[i][site], __ATOMIC_RELAXED))
 			return site_pool[i];
@@ -115,8 +119,16 @@ const uint8_t *ucsan_sites_behind(const uint8_t *mine, uint16_t site)
 	return NULL;
 }
 
-bool ucsan_sites_in_use(const uint8_t *t)
+bool ucsan_sites_running(const uint8_t *t)
 {
 	const int i = pool_slot(t);
-	return i >= 0 && (atomic_load(&site_pool_used) & (1ULL << i));
+	return i >= 0 && (atomic_load(&site_pool_used) & (1ULL << i)) &&
+	       !atomic_load_explicit(&pool_waiting[i], memory_order_relaxed);
+}
+
+void ucsan_sites_waiting(const struct ucsan_ctx *ctx, bool waiting)
+{
+	const int i = pool_slot(ucsan_ctx_sites(ctx));
+	if (i >= 0)
+		atomic_store_explicit(&pool_waiting[i], waiting, memory_order_relaxed);
 }

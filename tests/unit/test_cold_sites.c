@@ -186,6 +186,7 @@ WRITE_SITE(40)
 WRITE_SITE(41)
 WRITE_SITE(42)
 WRITE_SITE(43)
+WRITE_SITE(44)
 static void (*const write_sites[])(int *, int) = { write_site_1, write_site_2, write_site_3, write_site_4,
 						   write_site_5, write_site_6, write_site_7, write_site_8 };
 
@@ -792,6 +793,38 @@ static long run_same_code(void)
 }
 
 /*
+ * The same, but the other thread waits on a condition variable (an idle
+ * pool worker) when the store comes: no thread is behind, and the store
+ * stalls its usual time.
+ */
+static pthread_mutex_t same_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t same_cv = PTHREAD_COND_INITIALIZER;
+static int same_go;
+static _Atomic int same_waiter_in;
+static uint64_t same_stalled_ns;
+
+static void *same_code_idle_worker(void *arg)
+{
+	const bool idle = arg != NULL;
+	site_same_first(&shared_a);
+	if (idle) {
+		pthread_mutex_lock(&same_mu);
+		atomic_store(&same_waiter_in, 1);
+		while (!*(volatile int *)&same_go)
+			pthread_cond_wait(&same_cv, &same_mu);
+		pthread_mutex_unlock(&same_mu);
+	} else {
+		for (int i = 0; i < 10000 && !atomic_load(&same_waiter_in); i++)
+			usleep(1000);
+		usleep(20000); /* into its wait */
+	}
+	write_site_44(&same_total, idle ? 2 : 1);
+	if (!idle)
+		same_stalled_ns = ucsan_ctx_tls.cold_stalled_ns;
+	return NULL;
+}
+
+/*
  * Parked by main's write stall, a thread's unlocked read-modify-write of
  * a static total (clang's one call for `total += n`) is a check-then-set:
  * watched beside that stall.
@@ -1238,6 +1271,18 @@ int main(void)
 		CHECK("same_code_store_waits_for_the_other", run_same_code() == 1);
 		ucsan_opts.cold_same_code_us = 0;
 		CHECK("same_code_wait_off_misses", run_same_code() == 0);
+		ucsan_opts.cold_same_code_us = 1000000;
+		pthread_t idle, early;
+		pthread_create(&idle, NULL, same_code_idle_worker, (void *)1);
+		pthread_create(&early, NULL, same_code_idle_worker, NULL);
+		pthread_join(early, NULL);
+		pthread_mutex_lock(&same_mu);
+		same_go = 1;
+		pthread_cond_signal(&same_cv);
+		pthread_mutex_unlock(&same_mu);
+		pthread_join(idle, NULL);
+		CHECK("same_code_no_wait_for_idle_thread",
+		      same_stalled_ns > 0 && same_stalled_ns < 500000000ULL);
 		ucsan_opts = saved;
 	}
 	/* Parked, an unlocked read-modify-write of static data is watched. */
