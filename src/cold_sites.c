@@ -674,11 +674,13 @@ static void note_unpublished(struct ucsan_ctx *ctx, const volatile void *ptr, si
  * site), has not run the store's site yet and is not waiting for
  * another thread (idle in a pool's condition wait, say) is likely to
  * come: the store's stall waits for it to get there, or to end or wait
- * (cold_same_code_us).
+ * (cold_same_code_us). Not for a store into the thread's own argument's
+ * object when the other was given another: each stores into its own (a
+ * job's result in the job it was handed).
  */
-static void same_code_behind(struct ucsan_ctx *ctx, const uint8_t *table, uint16_t index)
+static void same_code_behind(struct ucsan_ctx *ctx, const uint8_t *table, uint16_t index, const volatile void *ptr)
 {
-	ctx->waited_table = ucsan_opts.cold_same_code_us > 0 ? ucsan_sites_behind(table, index) : NULL;
+	ctx->waited_table = ucsan_opts.cold_same_code_us > 0 ? ucsan_sites_behind(table, index, (uintptr_t)ptr) : NULL;
 	ctx->waited_site = index;
 }
 
@@ -702,7 +704,7 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	uint8_t *const table = ucsan_ctx_sites(ctx);
 	const uint16_t index = (uint16_t)site_index(ip);
 	uint8_t *site = &table[index];
-	ucsan_sites_first(table, index);
+	ucsan_sites_first(table, index, ctx->thread_arg);
 	if (ctx->sites_off == 0 || table == ucsan_sites_warm) {
 		/* No table (the thread started inside the runtime), or the
 		 * shared all-warm one (read-only): counted. */
@@ -874,7 +876,7 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	if (after_release && !beside && ucsan_opts.cold_release_wait_us > 0)
 		ctx->cold_wake = takes_stage ? COLD_WAKE_STORE : COLD_WAKE_READ;
 	if (is_write) {
-		same_code_behind(ctx, table, index);
+		same_code_behind(ctx, table, index, ptr);
 		ctx->wait_creator = true;
 	}
 	const bool watched_now = ucsan_watch(ctx, ptr, size, type, ip, us, true);
@@ -1043,8 +1045,9 @@ void ucsan_cold_refresh(struct ucsan_ctx *ctx)
 	ucsan_sites_reset(ctx);
 }
 
-void ucsan_cold_thread_start(struct ucsan_ctx *ctx)
+void ucsan_cold_thread_start(struct ucsan_ctx *ctx, const void *arg)
 {
+	ctx->thread_arg = (uintptr_t)arg;
 	const uint32_t seq = atomic_load(&cold_seq);
 	ctx->cold_born_seq = (seq & 1) ? seq : 2;
 }

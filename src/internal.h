@@ -170,6 +170,8 @@ struct ucsan_ctx {
 	/* The write stall on when it started (odd), 2 if none, 0 if not
 	 * known (a thread not started through pthread_create). */
 	uint32_t cold_born_seq;
+	/* The argument it was started with (pthread_create's), or 0. */
+	uintptr_t thread_arg;
 	/* What it read at new sites while parked, latest last: a store
 	 * there (a flag tested, then set) is watched beside the stall. */
 	uintptr_t parked_reads[4];
@@ -362,8 +364,9 @@ void ucsan_gate_let_go(uintptr_t addr);
 /* The calling thread hands arg to a thread it creates: what of its own
  * stack that shares. */
 void ucsan_cold_stack_handed(const void *arg);
-/* A thread begins (its start trampoline): the write stall then on. */
-void ucsan_cold_thread_start(struct ucsan_ctx *ctx);
+/* A thread begins (its start trampoline): the write stall then on, and
+ * the argument it was given. */
+void ucsan_cold_thread_start(struct ucsan_ctx *ctx, const void *arg);
 /* Every site of this thread becomes cold again. */
 void ucsan_sites_reset(struct ucsan_ctx *ctx);
 /* A thread that let sites go for want of budget, once it has some again. */
@@ -398,11 +401,13 @@ uintptr_t ucsan_sites_offset(const uint8_t *t);
 uint8_t *ucsan_sites_take(void);
 void ucsan_sites_give_back(uint8_t *t);
 void ucsan_sites_pool_after_fork(const uint8_t *mine);
-/* The first site the owner of table t ran (noted once), and the table of
- * another thread that began at the same site -- the same thread function
- * -- and has not run `site` yet (NULL: none). */
-void ucsan_sites_first(const uint8_t *t, uint16_t site);
-const uint8_t *ucsan_sites_behind(const uint8_t *mine, uint16_t site);
+/* The first site the owner of table t ran and its thread argument (noted
+ * once), and the table of another thread that began at the same site --
+ * the same thread function -- and has not run `site` yet, to store at
+ * addr (NULL: none; also where addr is in the caller's own argument's
+ * object and that thread was given another: each stores in its own). */
+void ucsan_sites_first(const uint8_t *t, uint16_t site, uintptr_t arg);
+const uint8_t *ucsan_sites_behind(const uint8_t *mine, uint16_t site, uintptr_t addr);
 /* Is the pool's table t still some thread's, not in a wait only another
  * thread can end? And the calling thread enters or leaves such a wait (a
  * join, an untimed condition or semaphore wait). */
@@ -578,7 +583,7 @@ UCSAN_FOR_ENTRY void ucsan_entry_attach(struct ucsan_ctx *ctx, struct ucsan_hot 
 					const void *text_start, const void *text_end, unsigned abi);
 /* How many executables' entry points attached (0 or 1), for tests. */
 UCSAN_EXPORT int __ucsan_debug_entry_attached(void);
-#define UCSAN_ENTRY_ABI 16
+#define UCSAN_ENTRY_ABI 17
 /* Enter or leave special mode after annotation state changed (or a store
  * began or stopped waiting for its publication: cold_sites.c). */
 void ucsan_ctx_update_special(struct ucsan_ctx *ctx);

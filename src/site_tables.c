@@ -26,6 +26,7 @@ static _Atomic uint64_t site_pool_used;
 /* Each pool table's first site, plus one (0: none yet); and whether its
  * owner is in a wait only another thread can end. */
 static _Atomic uint16_t pool_first[SITE_POOL];
+static _Atomic uintptr_t pool_arg[SITE_POOL];
 static _Atomic bool pool_waiting[SITE_POOL];
 
 /* The pool slot of a table, or -1 for the shared ones. */
@@ -61,6 +62,7 @@ void ucsan_sites_give_back(uint8_t *t)
 	memset(t, 0, UCSAN_SITES);
 	ucsan_ctx_tls.disable_count--;
 	atomic_store_explicit(&pool_first[i], 0, memory_order_relaxed);
+	atomic_store_explicit(&pool_arg[i], 0, memory_order_relaxed);
 	atomic_store_explicit(&pool_waiting[i], false, memory_order_relaxed);
 	atomic_fetch_and(&site_pool_used, ~(1ULL << i));
 }
@@ -74,6 +76,7 @@ void ucsan_sites_pool_after_fork(const uint8_t *mine)
 		if (!(keep & (1ULL << i)) && (atomic_load(&site_pool_used) & (1ULL << i))) {
 			memset(site_pool[i], 0, UCSAN_SITES);
 			atomic_store_explicit(&pool_first[i], 0, memory_order_relaxed);
+			atomic_store_explicit(&pool_arg[i], 0, memory_order_relaxed);
 		}
 		atomic_store_explicit(&pool_waiting[i], false, memory_order_relaxed);
 	}
@@ -94,26 +97,33 @@ void ucsan_sites_reset(struct ucsan_ctx *ctx)
 	ctx->disable_count--;
 }
 
-void ucsan_sites_first(const uint8_t *t, uint16_t site)
+void ucsan_sites_first(const uint8_t *t, uint16_t site, uintptr_t arg)
 {
 	const int i = pool_slot(t);
 	uint16_t none = 0;
-	if (i >= 0 && !atomic_load_explicit(&pool_first[i], memory_order_relaxed))
-		atomic_compare_exchange_strong(&pool_first[i], &none, (uint16_t)(site + 1));
+	if (i >= 0 && !atomic_load_explicit(&pool_first[i], memory_order_relaxed) &&
+	    atomic_compare_exchange_strong(&pool_first[i], &none, (uint16_t)(site + 1)))
+		atomic_store_explicit(&pool_arg[i], arg, memory_order_relaxed);
 }
 
-const uint8_t *ucsan_sites_behind(const uint8_t *mine, uint16_t site)
+/* How far past a thread's argument its own object is taken to reach. */
+#define ARG_SPAN 256
+
+const uint8_t *ucsan_sites_behind(const uint8_t *mine, uint16_t site, uintptr_t addr)
 {
 	const int me = pool_slot(mine);
 	const uint16_t first = me >= 0 ? atomic_load_explicit(&pool_first[me], memory_order_relaxed) : 0;
 	if (!first)
 		return NULL;
+	const uintptr_t arg = atomic_load_explicit(&pool_arg[me], memory_order_relaxed);
+	const bool in_own_arg = arg && addr - arg < ARG_SPAN;
 	const uint64_t used = atomic_load(&site_pool_used);
 	for (int i = 0; i < SITE_POOL; i++) {
 		/* Another thread's bytes, which it writes as it goes. */
 		if (i != me && (used & (1ULL << i)) && !atomic_load_explicit(&pool_waiting[i], memory_order_relaxed) &&
 		    atomic_load_explicit(&pool_first[i], memory_order_relaxed) == first &&
-		    !__atomic_load_n(&site_pool[i][site], __ATOMIC_RELAXED))
+		    !__atomic_load_n(&site_pool[i][site], __ATOMIC_RELAXED) &&
+		    !(in_own_arg && atomic_load_explicit(&pool_arg[i], memory_order_relaxed) != arg))
 			return site_pool[i];
 	}
 	return NULL;

@@ -220,7 +220,7 @@ static void *run_thread(const struct thread_start *ts)
 	 * reaches its first access long after, maybe during another stall.
 	 * The rest is set up at that first access, as for any thread. */
 	if (!ucsan_ctx_tls.initialized)
-		ucsan_cold_thread_start(&ucsan_ctx_tls);
+		ucsan_cold_thread_start(&ucsan_ctx_tls, ts->arg);
 	exit_state = EXIT_PENDING;
 	exit_keyed = ts->keyed && atomic_load(&exit_key_state) == 1 && pthread_setspecific(exit_key, (void *)1) == 0;
 	void *ret;
