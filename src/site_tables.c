@@ -2,7 +2,9 @@
 /*
  * The per-thread code-site tables the hot path reads (check.h,
  * site_cold()): one byte per site bucket, which cold_sites.c sets and
- * reads. This file only hands the tables out and takes them back.
+ * reads. This file hands the tables out and takes them back, and keeps
+ * for each pool table what the same-code rule asks of its owner (its
+ * first site, its thread argument, whether it waits for another).
  *
  * One 4 KiB table per thread: the first SITE_POOL threads alive at once
  * take theirs from a static pool (untouched pages cost no memory). Later
