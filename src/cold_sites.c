@@ -310,7 +310,7 @@ void ucsan_cold_stall(struct ucsan_ctx *ctx, _Atomic(uint64_t) *wp, long us)
 	 * options' time), ending its usual time after the expected thread
 	 * reached the site, ended, or began to wait for another. */
 	const uint8_t *const behind = ctx->waited_table;
-	if (behind && ucsan_opts.cold_same_code_us > 0) {
+	if (behind) {
 		const uint64_t until = start + (uint64_t)ucsan_opts.cold_same_code_us * 1000;
 		if (until > end)
 			end = until;

@@ -470,8 +470,8 @@ const struct ucsan_thread_info *ucsan_thread_info_find(int tid);
 const struct ucsan_thread_info *ucsan_thread_info_at(int i);
 int ucsan_thread_info_max(void);
 void ucsan_thread_name(const struct ucsan_thread_info *t, char *buf, size_t len);
-/* The calling thread begins a sleep of ns (0: it ended one). */
-void ucsan_thread_info_sleep(uint64_t ns);
+/* The calling thread sleeps until `until` (ns; 0: it woke). */
+void ucsan_thread_info_sleep(uint64_t until);
 /* When the sleep the calling thread's creator is in ends, if after now
  * and by `by`; else 0. */
 uint64_t ucsan_thread_info_creator_wakes(uint64_t now, uint64_t by);
@@ -698,10 +698,10 @@ void ucsan_report_fork_parent(void);
  * symbolize: printed by ucsan_report_flush_deferred() outside handlers. */
 extern _Atomic int ucsan_deferred_reports;
 void ucsan_report_flush_deferred(void);
-/* At exit: summary line, stats, exit status. */
 /* At exit: waits (bounded) until every watch another thread's access
  * consumed has been reported by its watcher. */
 void ucsan_report_await_consumed(void);
+/* At exit: summary line, stats, exit status. */
 void ucsan_report_at_exit(void);
 void ucsan_report_summary(void);
 long ucsan_reports_printed(void);

@@ -562,8 +562,8 @@ _Atomic int ucsan_deferred_reports;
 /* Filters and prints a report whose stacks are captured. Returns false if
  * filtered. Takes the report lock. */
 bool ucsan_emit_report(const struct access_info *ai, const struct access_info *oai, uintptr_t *pcs, int npcs,
-			uintptr_t *opcs, int onpcs, enum ucsan_value_change vc, struct ucsan_value old,
-			struct ucsan_value new, unsigned long mask)
+		       uintptr_t *opcs, int onpcs, enum ucsan_value_change vc, struct ucsan_value old,
+		       struct ucsan_value new, unsigned long mask)
 {
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
 	/* A data race on memory annotated with AnnotateBenignRace[Sized]():
@@ -659,7 +659,7 @@ void ucsan_report_flush_deferred(void)
 			continue;
 		atomic_fetch_sub(&ucsan_deferred_reports, 1);
 		ucsan_emit_report(&d->ai, d->has_other ? &d->oai : NULL, d->pcs, d->npcs, d->opcs, d->onpcs, d->vc,
-			    d->old, d->new, d->mask);
+				  d->old, d->new, d->mask);
 		atomic_store_explicit(&d->state, INFO_EMPTY, memory_order_release);
 	}
 	ctx->disable_count--;

@@ -103,11 +103,11 @@ void ucsan_thread_info_after_fork(void)
 	}
 }
 
-void ucsan_thread_info_sleep(uint64_t ns)
+void ucsan_thread_info_sleep(uint64_t until)
 {
 	struct ucsan_thread_info *t = ucsan_ctx_tls.thread_info;
 	if (t)
-		atomic_store_explicit(&t->sleep_until, ns ? ucsan_now_ns() + ns : 0, memory_order_relaxed);
+		atomic_store_explicit(&t->sleep_until, until, memory_order_relaxed);
 }
 
 uint64_t ucsan_thread_info_creator_wakes(uint64_t now, uint64_t by)

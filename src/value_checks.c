@@ -62,7 +62,7 @@ static bool judge_value_check(struct ucsan_value_check *vc, bool final)
 	const uint64_t diff = have ? (now.lo ^ vc->old.lo) | (now.hi ^ vc->old.hi) : 0;
 	if (diff && !ucsan_ignore_value_change(vc->ai.size, vc->ai.type, vc->old, now, diff)) {
 		ucsan_emit_report(&vc->ai, &vc->oai, vc->pcs, vc->npcs, vc->opcs, vc->onpcs, VALUE_CHANGE_TRUE, vc->old,
-			    now, 0);
+				  now, 0);
 		return true;
 	}
 	if (!final && have && ucsan_now_ns() - vc->since_ns < VALUE_CHECK_NS)

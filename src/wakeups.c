@@ -28,6 +28,13 @@ static void slept_since(uint64_t t0)
 	ucsan_cold_slept(ucsan_now_ns() - t0);
 }
 
+/* A sleep of ns beginning at t0 (ns 0: not known). */
+static void sleeping(uint64_t t0, uint64_t ns)
+{
+	if (ns)
+		ucsan_thread_info_sleep(t0 + ns);
+}
+
 /* A relative sleep's length, read safely (0 if unreadable or absurd). */
 static uint64_t sleep_ns(const struct timespec *req)
 {
@@ -42,8 +49,8 @@ REAL(nanosleep, int, const struct timespec *, struct timespec *)
 UCSAN_EXPORT int nanosleep(const struct timespec *req, struct timespec *rem)
 {
 	int (*f)(const struct timespec *, struct timespec *) = get_nanosleep();
-	ucsan_thread_info_sleep(sleep_ns(req));
 	const uint64_t t0 = ucsan_now_ns();
+	sleeping(t0, sleep_ns(req));
 	const int ret = f ? f(req, rem) : (errno = ENOSYS, -1);
 	slept_since(t0);
 	return ret;
@@ -53,9 +60,9 @@ REAL(clock_nanosleep, int, clockid_t, int, const struct timespec *, struct times
 UCSAN_EXPORT int clock_nanosleep(clockid_t clk, int flags, const struct timespec *req, struct timespec *rem)
 {
 	int (*f)(clockid_t, int, const struct timespec *, struct timespec *) = get_clock_nanosleep();
-	if (!(flags & TIMER_ABSTIME))
-		ucsan_thread_info_sleep(sleep_ns(req));
 	const uint64_t t0 = ucsan_now_ns();
+	if (!(flags & TIMER_ABSTIME))
+		sleeping(t0, sleep_ns(req));
 	const int ret = f ? f(clk, flags, req, rem) : ENOSYS;
 	slept_since(t0);
 	return ret;
@@ -65,8 +72,8 @@ REAL(usleep, int, useconds_t)
 UCSAN_EXPORT int usleep(useconds_t us)
 {
 	int (*f)(useconds_t) = get_usleep();
-	ucsan_thread_info_sleep((uint64_t)us * 1000);
 	const uint64_t t0 = ucsan_now_ns();
+	sleeping(t0, (uint64_t)us * 1000);
 	const int ret = f ? f(us) : (errno = ENOSYS, -1);
 	slept_since(t0);
 	return ret;
@@ -76,8 +83,8 @@ REAL(sleep, unsigned int, unsigned int)
 UCSAN_EXPORT unsigned int sleep(unsigned int s)
 {
 	unsigned int (*f)(unsigned int) = get_sleep();
-	ucsan_thread_info_sleep((uint64_t)s * 1000000000ULL);
 	const uint64_t t0 = ucsan_now_ns();
+	sleeping(t0, (uint64_t)s * 1000000000ULL);
 	const unsigned int ret = f ? f(s) : s;
 	slept_since(t0);
 	return ret;
