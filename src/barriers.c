@@ -45,6 +45,7 @@ UCSAN_EXPORT void ucsan_release(void)
 	UCSAN_EXPORT int name(arg_type x)                                              \
 	{                                                                              \
 		ucsan_release_point();                                                 \
+		ucsan_sites_wake_call();                                               \
 		int (*f)(arg_type) = get_##name();                                     \
 		return f ? f(x) : ENOSYS;                                              \
 	}

@@ -808,6 +808,17 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 		count_access(ctx, ptr, size, type, ip, true);
 		return;
 	}
+	/* Every other thread waits for a wake-up only another thread can hand
+	 * out (a join, an untimed condition or semaphore wait), and none was
+	 * handed out since: no access can meet the watch while this thread
+	 * stalls. Done with, at no cost: a pool's setup while its workers
+	 * idle. */
+	if (ucsan_opts.cold_skip_blocked &&
+	    ucsan_sites_others_blocked(table, atomic_load_explicit(&ucsan_live_threads, memory_order_relaxed) - 1)) {
+		*site = SITE_WARM;
+		count_access(ctx, ptr, size, type, ip, true);
+		return;
+	}
 	/* No budget left: done with for now, and counted. The thread's
 	 * sites all turn cold again once there is budget (see
 	 * ucsan_cold_refresh()): hot code must not pay for the cold path
@@ -839,8 +850,14 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 				 !(ucsan_opts.cold_stack_stores_wait && own_stack(ctx, ptr) && !stack_handed(ctx, ptr)) &&
 				 !(ucsan_opts.cold_fresh_stores_wait && fresh_block(ctx, ptr));
 	const bool locked = ctx->locks_held > 0;
-	if (!beside && !take_turn(takes_stage, !(before & SITE_RETRY), locked, poll_read, (uintptr_t)ptr, now,
-				  &ctx->cold_turn)) {
+	/* A read of the object the thread was started with (its argument's
+	 * first 256 bytes) watches beside other reads' stalls: the creator
+	 * refills it for the next thread, often while stalled on a read of
+	 * its own just after pthread_create. */
+	const bool arg_read = ucsan_opts.cold_arg_reads && !is_write && ctx->thread_arg &&
+			      (uintptr_t)ptr - ctx->thread_arg < 256 && !ucsan_sites_sibling_apart(table);
+	if (!beside && !take_turn(takes_stage, !(before & SITE_RETRY), locked, poll_read || arg_read, (uintptr_t)ptr,
+				  now, &ctx->cold_turn)) {
 		count_access(ctx, ptr, size, type, ip, true);
 		return;
 	}

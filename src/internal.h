@@ -411,8 +411,16 @@ const uint8_t *ucsan_sites_behind(const uint8_t *mine, uint16_t site, uintptr_t 
 /* Is the pool's table t still some thread's, not in a wait only another
  * thread can end? And the calling thread enters or leaves such a wait (a
  * join, an untimed condition or semaphore wait). */
+/* Is another thread that began at the same site as the owner of `mine`
+ * working on another argument (workers each given a part)? */
+bool ucsan_sites_sibling_apart(const uint8_t *mine);
 bool ucsan_sites_running(const uint8_t *t);
 void ucsan_sites_waiting(const struct ucsan_ctx *ctx, bool waiting);
+/* A wake-up was handed out (a signal, a post, a thread's end); and is each
+ * of the `others` threads besides the owner of `mine` in such a wait, none
+ * woken since it began? Then no access of theirs can meet a watch. */
+void ucsan_sites_wake_call(void);
+bool ucsan_sites_others_blocked(const uint8_t *mine, int others);
 /* What cold stalls may cost (cold_budget.c): is there budget for the
  * thread now; the budget a cold watch draws on (NULL: none), for a store
  * just after a release and a read just after a sleep, which have process

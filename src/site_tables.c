@@ -30,6 +30,14 @@ static _Atomic uint64_t site_pool_used;
 static _Atomic uint16_t pool_first[SITE_POOL];
 static _Atomic uintptr_t pool_arg[SITE_POOL];
 static _Atomic bool pool_waiting[SITE_POOL];
+/* Wake-ups handed out (a condition signalled, a semaphore posted, a
+ * thread ended), and how many there had been when each waiting owner
+ * began its wait: one woken since is on its way out of it. */
+static _Atomic uint32_t wake_calls;
+static _Atomic uint32_t pool_wait_stamp[SITE_POOL];
+/* How many pool tables' owners wait: the common answer, "not all", in
+ * one load. */
+static _Atomic int pool_waiters;
 
 /* The pool slot of a table, or -1 for the shared ones. */
 static int pool_slot(const uint8_t *t)
@@ -65,7 +73,8 @@ void ucsan_sites_give_back(uint8_t *t)
 	ucsan_ctx_tls.disable_count--;
 	atomic_store_explicit(&pool_first[i], 0, memory_order_relaxed);
 	atomic_store_explicit(&pool_arg[i], 0, memory_order_relaxed);
-	atomic_store_explicit(&pool_waiting[i], false, memory_order_relaxed);
+	if (atomic_exchange(&pool_waiting[i], false))
+		atomic_fetch_sub(&pool_waiters, 1);
 	atomic_fetch_and(&site_pool_used, ~(1ULL << i));
 }
 
@@ -82,6 +91,7 @@ void ucsan_sites_pool_after_fork(const uint8_t *mine)
 		}
 		atomic_store_explicit(&pool_waiting[i], false, memory_order_relaxed);
 	}
+	atomic_store(&pool_waiters, 0);
 	ucsan_ctx_tls.disable_count--;
 	atomic_store(&site_pool_used, keep);
 }
@@ -131,6 +141,21 @@ const uint8_t *ucsan_sites_behind(const uint8_t *mine, uint16_t site, uintptr_t 
 	return NULL;
 }
 
+bool ucsan_sites_sibling_apart(const uint8_t *mine)
+{
+	const int me = pool_slot(mine);
+	const uint16_t first = me >= 0 ? atomic_load_explicit(&pool_first[me], memory_order_relaxed) : 0;
+	if (!first)
+		return false;
+	const uintptr_t arg = atomic_load_explicit(&pool_arg[me], memory_order_relaxed);
+	const uint64_t used = atomic_load(&site_pool_used);
+	for (int i = 0; i < SITE_POOL; i++)
+		if (i != me && (used & (1ULL << i)) && atomic_load_explicit(&pool_first[i], memory_order_relaxed) == first &&
+		    atomic_load_explicit(&pool_arg[i], memory_order_relaxed) != arg)
+			return true;
+	return false;
+}
+
 bool ucsan_sites_running(const uint8_t *t)
 {
 	const int i = pool_slot(t);
@@ -140,7 +165,35 @@ bool ucsan_sites_running(const uint8_t *t)
 
 void ucsan_sites_waiting(const struct ucsan_ctx *ctx, bool waiting)
 {
+	/* A thread that waits before its first access has a table too. */
+	if (waiting && !ctx->initialized)
+		ctx = ucsan_api_ctx();
 	const int i = pool_slot(ucsan_ctx_sites(ctx));
-	if (i >= 0)
-		atomic_store_explicit(&pool_waiting[i], waiting, memory_order_relaxed);
+	if (i < 0)
+		return;
+	if (waiting)
+		atomic_store(&pool_wait_stamp[i], atomic_load(&wake_calls));
+	if (atomic_exchange(&pool_waiting[i], waiting) != waiting)
+		atomic_fetch_add(&pool_waiters, waiting ? 1 : -1);
+}
+
+void ucsan_sites_wake_call(void)
+{
+	atomic_fetch_add(&wake_calls, 1);
+}
+
+bool ucsan_sites_others_blocked(const uint8_t *mine, int others)
+{
+	const int me = pool_slot(mine);
+	if (me < 0 || others <= 0 || atomic_load_explicit(&pool_waiters, memory_order_relaxed) < others)
+		return false;
+	const uint32_t calls = atomic_load(&wake_calls);
+	const uint64_t used = atomic_load(&site_pool_used);
+	int blocked = 0;
+	for (int i = 0; i < SITE_POOL; i++)
+		if (i != me && (used & (1ULL << i)) && atomic_load(&pool_waiting[i]) &&
+		    atomic_load(&pool_wait_stamp[i]) == calls)
+			blocked++;
+	/* Re-read: a wake-up handed out meanwhile may have been counted. */
+	return blocked == others && atomic_load(&wake_calls) == calls;
 }

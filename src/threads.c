@@ -105,6 +105,7 @@ static void count_new_thread(void)
 /* A counted thread is gone (or was never made). */
 static void count_thread_gone(void)
 {
+	ucsan_sites_wake_call(); /* its joiner's */
 	atomic_fetch_sub(&ucsan_live_threads, 1);
 	ucsan_threads_alone_update();
 }

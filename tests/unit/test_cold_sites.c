@@ -94,10 +94,13 @@ static int warm_sites(void)
 }
 
 /* Cold watches only, in every thread: a sampled watch, due at a random
- * access, would move the global counters the checks compare. */
+ * access, would move the global counters the checks compare. And watches
+ * also where no other thread could meet them: most checks here have
+ * main wait in a join while the thread they test stores alone (the
+ * skip is checked by itself, turned on). */
 const char *__ucsan_default_options(void)
 {
-	return "overhead_budget=0:skip_watch=1000000000";
+	return "overhead_budget=0:skip_watch=1000000000:cold_skip_blocked=0";
 }
 
 static long watches(void)
@@ -187,6 +190,8 @@ WRITE_SITE(41)
 WRITE_SITE(42)
 WRITE_SITE(43)
 WRITE_SITE(44)
+WRITE_SITE(45)
+WRITE_SITE(46)
 static void (*const write_sites[])(int *, int) = { write_site_1, write_site_2, write_site_3, write_site_4,
 						   write_site_5, write_site_6, write_site_7, write_site_8 };
 
@@ -824,6 +829,83 @@ static void *same_code_idle_worker(void *arg)
 	return NULL;
 }
 
+/* Reads a field of the object it was started with, counting the watches
+ * that read set, then stays until main lets it go: a sibling. */
+struct arg_obj {
+	int a, b;
+	long w;
+	_Atomic int done;
+};
+static struct arg_obj arg_obj1, arg_obj2, arg_obj3;
+static _Atomic int arg_readers_go;
+
+SITE(site_arg_read, ".rept 43; nop; .endr")
+
+/* Each reader begins at an entry site (its thread function's first), and
+ * reads its object at a site of its own: one site is watched by one
+ * thread at a time. */
+SITE(site_arg_entry, ".rept 49; nop; .endr")
+SITE(site_arg_entry_other, ".rept 51; nop; .endr")
+SITE(site_arg_read2, ".rept 53; nop; .endr")
+SITE(site_arg_read_other, ".rept 45; nop; .endr")
+
+static void read_arg_and_stay(struct arg_obj *o, void (*entry)(int *), void (*site)(int *))
+{
+	int local = 0;
+	entry(&local); /* its own stack: the first site, never watched */
+	const long w = watches();
+	site(&o->b);
+	o->w = watches() - w;
+	atomic_store(&o->done, 1);
+	for (int i = 0; i < 10000 && !atomic_load(&arg_readers_go); i++)
+		usleep(1000);
+}
+
+static void *arg_reader(void *arg)
+{
+	read_arg_and_stay(arg, site_arg_entry, arg == &arg_obj1 ? site_arg_read : site_arg_read2);
+	return NULL;
+}
+
+/* The same, in another thread function. */
+static void *arg_reader_other(void *arg)
+{
+	read_arg_and_stay(arg, site_arg_entry_other, site_arg_read_other);
+	return NULL;
+}
+
+/* Until o's reader has read (10 s at most). */
+static void wait_arg_read(struct arg_obj *o)
+{
+	for (int i = 0; i < 10000 && !atomic_load(&o->done); i++)
+		usleep(1000);
+}
+
+/* A long read stall at a site of its own (long_reader's is warm by now). */
+SITE(site_long_read_other, ".rept 47; nop; .endr")
+
+static void *long_reader_other(void *arg)
+{
+	(void)arg;
+	site_long_read_other(&shared_c);
+	return NULL;
+}
+
+/* Waits on a condition variable, untimed, until main lets it go. */
+static pthread_mutex_t blocked_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t blocked_cv = PTHREAD_COND_INITIALIZER;
+static int blocked_go;
+
+static void *blocked_waiter(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&blocked_mu);
+	while (!*(volatile int *)&blocked_go)
+		pthread_cond_wait(&blocked_cv, &blocked_mu);
+	pthread_mutex_unlock(&blocked_mu);
+	return NULL;
+}
+
 /*
  * Parked by main's write stall, a thread's unlocked read-modify-write of
  * a static total (clang's one call for `total += n`) is a check-then-set:
@@ -1300,6 +1382,68 @@ int main(void)
 	pthread_join(idle, NULL);
 	CHECK("exits_counted", atomic_load(&ucsan_live_threads) == 1);
 	CHECK("last_exit_sets_alone", gate_alone(atomic_load(&ucsan_hot.gate)));
+	/* A thread's read of the object it was started with is watched
+	 * beside another thread's read stall; not when a thread running the
+	 * same code was started with another object (workers each given a
+	 * part), nor with cold_arg_reads=0. */
+	{
+		long_cold_stalls(200000);
+		pthread_t lr2, r1, r2, r3;
+		const long w0 = watches();
+		pthread_create(&lr2, NULL, long_reader_other, NULL);
+		for (int i = 0; i < 10000 && watches() == w0; i++)
+			usleep(1000);
+		/* r1 watches beside the reader's stall; r2 and r3 read while
+		 * both stalls are on. */
+		const long w1 = watches();
+		pthread_create(&r1, NULL, arg_reader, &arg_obj1);
+		for (int i = 0; i < 10000 && watches() == w1; i++)
+			usleep(1000);
+		pthread_create(&r2, NULL, arg_reader, &arg_obj2);
+		wait_arg_read(&arg_obj2);
+		ucsan_opts.cold_arg_reads = false;
+		pthread_create(&r3, NULL, arg_reader_other, &arg_obj3);
+		wait_arg_read(&arg_obj3);
+		ucsan_opts.cold_arg_reads = true;
+		atomic_store(&arg_readers_go, 1);
+		pthread_join(r1, NULL);
+		pthread_join(r2, NULL);
+		pthread_join(r3, NULL);
+		pthread_join(lr2, NULL);
+		ucsan_opts = saved;
+		CHECK("arg_read_watched_beside", arg_obj1.w == 1);
+		CHECK("arg_read_of_sibling_apart_waits", arg_obj2.w == 0);
+		CHECK("arg_reads_off_wait", arg_obj3.w == 0);
+	}
+	/* A store made while the one other thread waits on a condition
+	 * variable, none woken since, is done with unwatched: nothing can
+	 * meet it. With cold_skip_blocked=0 it is watched. A signal ends
+	 * that at once, before the waiter is back from its wait. */
+	{
+		long_cold_stalls(2000);
+		ucsan_opts.cold_skip_blocked = true;
+		pthread_t w;
+		pthread_create(&w, NULL, blocked_waiter, NULL);
+		const uint8_t *mine = ucsan_ctx_sites(&ucsan_ctx_tls);
+		for (int i = 0; i < 10000 && !ucsan_sites_others_blocked(mine, 1); i++)
+			usleep(1000);
+		const long w0 = watches();
+		write_site_45(&shared_c, 7);
+		const long w1 = watches();
+		ucsan_opts.cold_skip_blocked = false;
+		write_site_46(&shared_c, 8);
+		const long w2 = watches();
+		ucsan_opts = saved;
+		pthread_mutex_lock(&blocked_mu);
+		blocked_go = 1;
+		pthread_cond_signal(&blocked_cv);
+		const bool woken = !ucsan_sites_others_blocked(mine, 1);
+		pthread_mutex_unlock(&blocked_mu);
+		pthread_join(w, NULL);
+		CHECK("store_while_others_blocked_unwatched", w1 == w0);
+		CHECK("skip_blocked_off_watches", w2 == w0 + 1);
+		CHECK("signalled_waiter_not_blocked", woken);
+	}
 	/* Annotation state keeps even a lone thread's accesses checked. */
 	ucsan_atomic_next(1);
 	CHECK("special_clears_alone", !gate_alone(atomic_load(&ucsan_hot.gate)));
