@@ -850,14 +850,8 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 				 !(ucsan_opts.cold_stack_stores_wait && own_stack(ctx, ptr) && !stack_handed(ctx, ptr)) &&
 				 !(ucsan_opts.cold_fresh_stores_wait && fresh_block(ctx, ptr));
 	const bool locked = ctx->locks_held > 0;
-	/* A read of the object the thread was started with (its argument's
-	 * first 256 bytes) watches beside other reads' stalls: the creator
-	 * refills it for the next thread, often while stalled on a read of
-	 * its own just after pthread_create. */
-	const bool arg_read = ucsan_opts.cold_arg_reads && !is_write && ctx->thread_arg &&
-			      (uintptr_t)ptr - ctx->thread_arg < 256 && !ucsan_sites_sibling_apart(table);
-	if (!beside && !take_turn(takes_stage, !(before & SITE_RETRY), locked, poll_read || arg_read, (uintptr_t)ptr,
-				  now, &ctx->cold_turn)) {
+	if (!beside && !take_turn(takes_stage, !(before & SITE_RETRY), locked, poll_read, (uintptr_t)ptr, now,
+				  &ctx->cold_turn)) {
 		count_access(ctx, ptr, size, type, ip, true);
 		return;
 	}

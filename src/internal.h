@@ -411,9 +411,6 @@ const uint8_t *ucsan_sites_behind(const uint8_t *mine, uint16_t site, uintptr_t 
 /* Is the pool's table t still some thread's, not in a wait only another
  * thread can end? And the calling thread enters or leaves such a wait (a
  * join, an untimed condition or semaphore wait). */
-/* Is another thread that began at the same site as the owner of `mine`
- * working on another argument (workers each given a part)? */
-bool ucsan_sites_sibling_apart(const uint8_t *mine);
 bool ucsan_sites_running(const uint8_t *t);
 void ucsan_sites_waiting(const struct ucsan_ctx *ctx, bool waiting);
 /* A wake-up was handed out (a signal, a post, a thread's end); and is each

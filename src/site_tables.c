@@ -141,21 +141,6 @@ const uint8_t *ucsan_sites_behind(const uint8_t *mine, uint16_t site, uintptr_t 
 	return NULL;
 }
 
-bool ucsan_sites_sibling_apart(const uint8_t *mine)
-{
-	const int me = pool_slot(mine);
-	const uint16_t first = me >= 0 ? atomic_load_explicit(&pool_first[me], memory_order_relaxed) : 0;
-	if (!first)
-		return false;
-	const uintptr_t arg = atomic_load_explicit(&pool_arg[me], memory_order_relaxed);
-	const uint64_t used = atomic_load(&site_pool_used);
-	for (int i = 0; i < SITE_POOL; i++)
-		if (i != me && (used & (1ULL << i)) && atomic_load_explicit(&pool_first[i], memory_order_relaxed) == first &&
-		    atomic_load_explicit(&pool_arg[i], memory_order_relaxed) != arg)
-			return true;
-	return false;
-}
-
 bool ucsan_sites_running(const uint8_t *t)
 {
 	const int i = pool_slot(t);

@@ -829,68 +829,6 @@ static void *same_code_idle_worker(void *arg)
 	return NULL;
 }
 
-/* Reads a field of the object it was started with, counting the watches
- * that read set, then stays until main lets it go: a sibling. */
-struct arg_obj {
-	int a, b;
-	long w;
-	_Atomic int done;
-};
-static struct arg_obj arg_obj1, arg_obj2, arg_obj3;
-static _Atomic int arg_readers_go;
-
-SITE(site_arg_read, ".rept 43; nop; .endr")
-
-/* Each reader begins at an entry site (its thread function's first), and
- * reads its object at a site of its own: one site is watched by one
- * thread at a time. */
-SITE(site_arg_entry, ".rept 49; nop; .endr")
-SITE(site_arg_entry_other, ".rept 51; nop; .endr")
-SITE(site_arg_read2, ".rept 53; nop; .endr")
-SITE(site_arg_read_other, ".rept 45; nop; .endr")
-
-static void read_arg_and_stay(struct arg_obj *o, void (*entry)(int *), void (*site)(int *))
-{
-	int local = 0;
-	entry(&local); /* its own stack: the first site, never watched */
-	const long w = watches();
-	site(&o->b);
-	o->w = watches() - w;
-	atomic_store(&o->done, 1);
-	for (int i = 0; i < 10000 && !atomic_load(&arg_readers_go); i++)
-		usleep(1000);
-}
-
-static void *arg_reader(void *arg)
-{
-	read_arg_and_stay(arg, site_arg_entry, arg == &arg_obj1 ? site_arg_read : site_arg_read2);
-	return NULL;
-}
-
-/* The same, in another thread function. */
-static void *arg_reader_other(void *arg)
-{
-	read_arg_and_stay(arg, site_arg_entry_other, site_arg_read_other);
-	return NULL;
-}
-
-/* Until o's reader has read (10 s at most). */
-static void wait_arg_read(struct arg_obj *o)
-{
-	for (int i = 0; i < 10000 && !atomic_load(&o->done); i++)
-		usleep(1000);
-}
-
-/* A long read stall at a site of its own (long_reader's is warm by now). */
-SITE(site_long_read_other, ".rept 47; nop; .endr")
-
-static void *long_reader_other(void *arg)
-{
-	(void)arg;
-	site_long_read_other(&shared_c);
-	return NULL;
-}
-
 /* Waits on a condition variable, untimed, until main lets it go. */
 static pthread_mutex_t blocked_mu = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t blocked_cv = PTHREAD_COND_INITIALIZER;
@@ -1382,39 +1320,6 @@ int main(void)
 	pthread_join(idle, NULL);
 	CHECK("exits_counted", atomic_load(&ucsan_live_threads) == 1);
 	CHECK("last_exit_sets_alone", gate_alone(atomic_load(&ucsan_hot.gate)));
-	/* A thread's read of the object it was started with is watched
-	 * beside another thread's read stall; not when a thread running the
-	 * same code was started with another object (workers each given a
-	 * part), nor with cold_arg_reads=0. */
-	{
-		long_cold_stalls(200000);
-		pthread_t lr2, r1, r2, r3;
-		const long w0 = watches();
-		pthread_create(&lr2, NULL, long_reader_other, NULL);
-		for (int i = 0; i < 10000 && watches() == w0; i++)
-			usleep(1000);
-		/* r1 watches beside the reader's stall; r2 and r3 read while
-		 * both stalls are on. */
-		const long w1 = watches();
-		pthread_create(&r1, NULL, arg_reader, &arg_obj1);
-		for (int i = 0; i < 10000 && watches() == w1; i++)
-			usleep(1000);
-		pthread_create(&r2, NULL, arg_reader, &arg_obj2);
-		wait_arg_read(&arg_obj2);
-		ucsan_opts.cold_arg_reads = false;
-		pthread_create(&r3, NULL, arg_reader_other, &arg_obj3);
-		wait_arg_read(&arg_obj3);
-		ucsan_opts.cold_arg_reads = true;
-		atomic_store(&arg_readers_go, 1);
-		pthread_join(r1, NULL);
-		pthread_join(r2, NULL);
-		pthread_join(r3, NULL);
-		pthread_join(lr2, NULL);
-		ucsan_opts = saved;
-		CHECK("arg_read_watched_beside", arg_obj1.w == 1);
-		CHECK("arg_read_of_sibling_apart_waits", arg_obj2.w == 0);
-		CHECK("arg_reads_off_wait", arg_obj3.w == 0);
-	}
 	/* A store made while the one other thread waits on a condition
 	 * variable, none woken since, is done with unwatched: nothing can
 	 * meet it. With cold_skip_blocked=0 it is watched. A signal ends
