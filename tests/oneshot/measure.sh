@@ -57,6 +57,8 @@ build() {
 	*) gcc=gcc clang=clang ucsan=build/bin/ucsan-cc ;;
 	esac
 	set -- -O2 -g -pthread -I"$SRC" -o "$exe" "$src"
+	# C++17 (std::shared_mutex): clang 14's default is C++14.
+	case $src in *.cpp) set -- -std=gnu++17 "$@" ;; esac
 	{
 		case $cfg in
 		native) $gcc "$@" ;;
