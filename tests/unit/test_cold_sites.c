@@ -1191,10 +1191,16 @@ int main(void)
 	 * watch lasts 300 ms after the taker comes: a taker preempted
 	 * between the flag and the data still meets it. */
 	long_cold_stalls(300000);
-	ucsan_opts.cold_release_wait_us = 10000000;
 	long rep0 = reports();
 	pthread_create(&lt, NULL, flag_taker_reader, (void *)&published);
+	/* The data's own store is a plain one: not "just after a release"
+	 * (pthread_create is one), whose stall would wait for a taker of
+	 * that release up to the long wait set below, while the reader
+	 * gives up waiting for the flag's watch. */
+	ucsan_ctx_tls.released = 0;
+	ucsan_ctx_tls.release_sites = 0;
 	write_site_19(&pub_data, 1);
+	ucsan_opts.cold_release_wait_us = 10000000;
 	CHECK("cold_store_kept_unpublished", ucsan_ctx_tls.unpublished.ptr == (void *)&pub_data);
 	__tsan_atomic32_store(&pub_flag, 1, 0 /* relaxed */);
 	CHECK("relaxed_store_takes_it", ucsan_ctx_tls.unpublished.ptr == NULL);
