@@ -107,9 +107,9 @@ UCSAN_EXPORT int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
 {
 	ucsan_release_point();
 	int (*f)(pthread_cond_t *, pthread_mutex_t *) = get_pthread_cond_wait();
-	ucsan_sites_waiting(&ucsan_ctx_tls, true);
+	ucsan_sites_waiting(true);
 	const int ret = f ? f(c, m) : ENOSYS;
-	ucsan_sites_waiting(&ucsan_ctx_tls, false);
+	ucsan_sites_waiting(false);
 	ucsan_cold_taken(m);
 	ucsan_cold_wakeup();
 	return ret;

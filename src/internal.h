@@ -412,7 +412,7 @@ const uint8_t *ucsan_sites_behind(const uint8_t *mine, uint16_t site, uintptr_t 
  * thread can end? And the calling thread enters or leaves such a wait (a
  * join, an untimed condition or semaphore wait). */
 bool ucsan_sites_running(const uint8_t *t);
-void ucsan_sites_waiting(const struct ucsan_ctx *ctx, bool waiting);
+void ucsan_sites_waiting(bool waiting);
 /* A wake-up was handed out (a signal, a post, a thread's end); and is each
  * of the `others` threads besides the owner of `mine` in such a wait, none
  * woken since it began? Then no access of theirs can meet a watch. */

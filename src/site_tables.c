@@ -148,11 +148,10 @@ bool ucsan_sites_running(const uint8_t *t)
 	       !atomic_load_explicit(&pool_waiting[i], memory_order_relaxed);
 }
 
-void ucsan_sites_waiting(const struct ucsan_ctx *ctx, bool waiting)
+void ucsan_sites_waiting(bool waiting)
 {
 	/* A thread that waits before its first access has a table too. */
-	if (waiting && !ctx->initialized)
-		ctx = ucsan_api_ctx();
+	const struct ucsan_ctx *const ctx = waiting ? ucsan_api_ctx() : &ucsan_ctx_tls;
 	const int i = pool_slot(ucsan_ctx_sites(ctx));
 	if (i < 0)
 		return;

@@ -94,9 +94,9 @@ REAL(pthread_join, int, pthread_t, void **)
 UCSAN_EXPORT int pthread_join(pthread_t t, void **res)
 {
 	int (*f)(pthread_t, void **) = get_pthread_join();
-	ucsan_sites_waiting(&ucsan_ctx_tls, true);
+	ucsan_sites_waiting(true);
 	const int ret = f ? f(t, res) : ENOSYS;
-	ucsan_sites_waiting(&ucsan_ctx_tls, false);
+	ucsan_sites_waiting(false);
 	ucsan_cold_wakeup();
 	return ret;
 }
@@ -105,9 +105,9 @@ REAL(sem_wait, int, sem_t *)
 UCSAN_EXPORT int sem_wait(sem_t *s)
 {
 	int (*f)(sem_t *) = get_sem_wait();
-	ucsan_sites_waiting(&ucsan_ctx_tls, true);
+	ucsan_sites_waiting(true);
 	const int ret = f ? f(s) : (errno = ENOSYS, -1);
-	ucsan_sites_waiting(&ucsan_ctx_tls, false);
+	ucsan_sites_waiting(false);
 	ucsan_cold_wakeup();
 	return ret;
 }
