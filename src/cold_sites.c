@@ -431,8 +431,8 @@ static void park_site(struct ucsan_ctx *ctx, uint8_t *site)
 		ctx->parked_warmed[ctx->parked_nwarmed++] = (uint32_t)(site - table) << 8 | *site;
 		*site = SITE_WARM;
 	} else {
-		ctx->parked_sites_off = ctx->sites_off;
-		ctx->sites_off = ucsan_sites_offset(ucsan_sites_warm);
+		ctx->parked_sites = ctx->sites;
+		ctx->sites = ucsan_sites_warm;
 	}
 }
 
@@ -475,9 +475,9 @@ static bool parked_release_store_waits(struct ucsan_ctx *ctx, const volatile voi
 /* The stall that parked the thread is over: its sites are cold again. */
 static void unpark(struct ucsan_ctx *ctx)
 {
-	if (ctx->parked_sites_off) {
-		ctx->sites_off = ctx->parked_sites_off;
-		ctx->parked_sites_off = 0;
+	if (ctx->parked_sites) {
+		ctx->sites = ctx->parked_sites;
+		ctx->parked_sites = NULL;
 	}
 	uint8_t *const table = ucsan_ctx_sites(ctx);
 	if (table != ucsan_sites_warm)
@@ -705,7 +705,7 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	const uint16_t index = (uint16_t)site_index(ip);
 	uint8_t *site = &table[index];
 	ucsan_sites_first(table, index, ctx->thread_arg);
-	if (ctx->sites_off == 0 || table == ucsan_sites_warm) {
+	if (table == ucsan_sites_cold || table == ucsan_sites_warm) {
 		/* No table (the thread started inside the runtime), or the
 		 * shared all-warm one (read-only): counted. */
 		count_access(ctx, ptr, size, type, ip, true);
@@ -1066,7 +1066,7 @@ void ucsan_cold_thread_start(struct ucsan_ctx *ctx, const void *arg)
 void ucsan_sites_attach(struct ucsan_ctx *ctx)
 {
 	uint8_t *t = ucsan_sites_take();
-	ctx->sites_off = ucsan_sites_offset(t ? t : ucsan_sites_warm);
+	ctx->sites = t ? t : ucsan_sites_warm;
 	/* A thread started during a write stall -- its creator's store
 	 * just after pthread_create, likely -- runs parked: it meets that
 	 * watchpoint instead of cutting it short. Started, not first here:
@@ -1084,7 +1084,7 @@ void ucsan_sites_release(struct ucsan_ctx *ctx)
 {
 	unpark(ctx);
 	uint8_t *t = ucsan_ctx_sites(ctx);
-	ctx->sites_off = ucsan_sites_offset(ucsan_sites_warm);
+	ctx->sites = ucsan_sites_warm;
 	if (t != ucsan_sites_warm && t != ucsan_sites_cold)
 		ucsan_sites_give_back(t);
 }

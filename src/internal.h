@@ -177,10 +177,10 @@ struct ucsan_ctx {
 	uintptr_t parked_reads[4];
 	/* Sites it met while parked, warm until the stall ends (site index
 	 * << 8 | the byte to restore); past as many, the thread runs on the
-	 * all-warm table, its own kept in parked_sites_off (not 0). */
+	 * all-warm table, its own kept in parked_sites (not NULL). */
 	uint32_t parked_warmed[16];
 	int parked_nwarmed;
-	uintptr_t parked_sites_off;
+	const uint8_t *parked_sites;
 	/* While its cold store stalls: the table of a thread that runs the
 	 * same code behind it, and the store's site (cold_sites.c,
 	 * same_code_behind()); and whether it waits for its creator to wake. */
@@ -227,14 +227,14 @@ struct ucsan_ctx {
 	/* While that store is watched: the word the relaxed store wrote. */
 	uintptr_t publish_word;
 
-	/* The thread's code-site table (cold_sites.c), as an offset from
-	 * ucsan_sites_cold: one byte per bucket (site_index()), how often the
-	 * thread has had the site watched, SITE_WARM once it is done with it.
-	 * Zeroed TLS means the all-cold table, so a new thread's first access
-	 * takes the cold path, which sets the thread up with a table of its
-	 * own. (An offset in TLS, not the table: a library loaded by dlopen
-	 * has only a few hundred bytes of static TLS to live in.) */
-	uintptr_t sites_off;
+	/* The thread's code-site table (cold_sites.c): one byte per bucket
+	 * (site_index()), how often the thread has had the site watched,
+	 * SITE_WARM once it is done with it. The TLS image starts every
+	 * thread on the all-cold table (hot_state.c), so its first access
+	 * takes the cold path, which sets it up with a table of its own. (A
+	 * pointer in TLS, not the table: a library loaded by dlopen has only
+	 * a few hundred bytes of static TLS to live in.) */
+	const uint8_t *sites;
 	/* This thread's record in thread_info.c, for reports. */
 	struct ucsan_thread_info *thread_info;
 	/* Where in its own stack it handed something to threads it created,
@@ -392,12 +392,10 @@ void ucsan_cold_poll_note(const volatile void *ptr, size_t size, uint32_t period
 uint32_t ucsan_cold_poll_period(const volatile void *ptr, size_t size, int tid, uint64_t now);
 void ucsan_cold_polls_after_fork(void);
 /* The site tables (site_tables.c): the one every site is warm in
- * (read-only, shared), a table's offset from ucsan_sites_cold (what
- * ctx->sites_off holds), one of the pool's for a new thread (NULL: none
+ * (read-only, shared), one of the pool's for a new thread (NULL: none
  * left) and back, zeroed; after fork, the pool holds the calling thread's
  * table only. */
 extern const uint8_t ucsan_sites_warm[UCSAN_SITES];
-uintptr_t ucsan_sites_offset(const uint8_t *t);
 uint8_t *ucsan_sites_take(void);
 void ucsan_sites_give_back(uint8_t *t);
 void ucsan_sites_pool_after_fork(const uint8_t *mine);
@@ -440,7 +438,8 @@ void ucsan_cold_block_new(uintptr_t start, size_t size);
 void ucsan_cold_block_gone(uintptr_t start);
 static inline uint8_t *ucsan_ctx_sites(const struct ucsan_ctx *ctx)
 {
-	return (uint8_t *)((uintptr_t)ucsan_sites_cold + ctx->sites_off);
+	/* Only a table of the pool is ever written through it. */
+	return (uint8_t *)(uintptr_t)ctx->sites;
 }
 
 /* The memory of the objects loaded at start-up (segments.c): their
@@ -588,7 +587,7 @@ UCSAN_FOR_ENTRY void ucsan_entry_attach(struct ucsan_ctx *ctx, struct ucsan_hot 
 					const void *text_start, const void *text_end, unsigned abi);
 /* How many executables' entry points attached (0 or 1), for tests. */
 UCSAN_EXPORT int __ucsan_debug_entry_attached(void);
-#define UCSAN_ENTRY_ABI 17
+#define UCSAN_ENTRY_ABI 18
 /* Enter or leave special mode after annotation state changed (or a store
  * began or stopped waiting for its publication: cold_sites.c). */
 void ucsan_ctx_update_special(struct ucsan_ctx *ctx);

@@ -46,11 +46,6 @@ static int pool_slot(const uint8_t *t)
 	return off < sizeof(site_pool) ? (int)(off / UCSAN_SITES) : -1;
 }
 
-uintptr_t ucsan_sites_offset(const uint8_t *t)
-{
-	return (uintptr_t)t - (uintptr_t)ucsan_sites_cold;
-}
-
 uint8_t *ucsan_sites_take(void)
 {
 	uint64_t used = atomic_load(&site_pool_used);
@@ -99,8 +94,7 @@ void ucsan_sites_pool_after_fork(const uint8_t *mine)
 void ucsan_sites_reset(struct ucsan_ctx *ctx)
 {
 	/* Its own table, also while it runs parked on the all-warm one. */
-	uint8_t *t = (uint8_t *)((uintptr_t)ucsan_sites_cold +
-				 (ctx->parked_sites_off ? ctx->parked_sites_off : ctx->sites_off));
+	uint8_t *t = (uint8_t *)(uintptr_t)(ctx->parked_sites ? ctx->parked_sites : ctx->sites);
 	if (t == ucsan_sites_cold || t == ucsan_sites_warm)
 		return;
 	/* memset is the runtime's own, which checks its caller's writes. */
