@@ -64,6 +64,15 @@ static ALWAYS_INLINE void count_access(struct ucsan_ctx *ctx, const volatile voi
 			ucsan_special_marked();
 		return;
 	}
+	/* Reads are not counted: the decrement's store would be most of
+	 * their cost. A special thread's reads still take the slow path:
+	 * the program's come out of line (its hot path reads the all-cold
+	 * site table), libc's for it (never cold) test here. */
+	if (!(type & UCSAN_ACCESS_WRITE) && !(options && ucsan_count_reads)) {
+		if ((options || (type & UCSAN_ACCESS_NO_COLD)) && unlikely(ctx->lanes[0] < UCSAN_SPECIAL_THRESHOLD))
+			ucsan_slow_path(ptr, size, type, ip);
+		return;
+	}
 	if (unlikely(--ctx->lanes[site_lane(ip)] < 0))
 		ucsan_slow_path(ptr, size, type, ip);
 }
@@ -73,7 +82,7 @@ static ALWAYS_INLINE void count_access(struct ucsan_ctx *ctx, const volatile voi
 static ALWAYS_INLINE bool site_cold(const struct ucsan_ctx *ctx, int type, uintptr_t ip)
 {
 	return !(type & (UCSAN_ACCESS_ATOMIC | UCSAN_ACCESS_NO_COLD)) &&
-	       unlikely(ucsan_ctx_sites(ctx)[site_index(ip)] != SITE_WARM);
+	       unlikely(ctx->hot_sites[site_index(ip)] != SITE_WARM);
 }
 
 /* After the watchpoint check: a cold site, or counted. */
@@ -131,9 +140,13 @@ static ALWAYS_INLINE bool check_range_quick(size_t size, int type, uintptr_t ip)
 		return true;
 	const long chunks = (long)((size + UCSAN_SLOT_RANGE - 1) / UCSAN_SLOT_RANGE);
 	long *const lane = &ctx->lanes[site_lane(ip)];
-	if (!(type & UCSAN_ACCESS_ATOMIC) && gate == 0 && *lane > chunks && !site_cold(ctx, type, ip)) {
-		*lane -= chunks;
-		return true;
+	if (!(type & UCSAN_ACCESS_ATOMIC) && gate == 0 && !site_cold(ctx, type, ip)) {
+		if (!(type & UCSAN_ACCESS_WRITE))
+			return !(type & UCSAN_ACCESS_NO_COLD) || ctx->lanes[0] >= UCSAN_SPECIAL_THRESHOLD;
+		if (*lane > chunks) {
+			*lane -= chunks;
+			return true;
+		}
 	}
 	return false;
 }

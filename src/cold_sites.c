@@ -432,7 +432,7 @@ static void park_site(struct ucsan_ctx *ctx, uint8_t *site)
 		*site = SITE_WARM;
 	} else {
 		ctx->parked_sites = ctx->sites;
-		ctx->sites = ucsan_sites_warm;
+		ucsan_ctx_set_sites(ctx, ucsan_sites_warm);
 	}
 }
 
@@ -476,7 +476,7 @@ static bool parked_release_store_waits(struct ucsan_ctx *ctx, const volatile voi
 static void unpark(struct ucsan_ctx *ctx)
 {
 	if (ctx->parked_sites) {
-		ctx->sites = ctx->parked_sites;
+		ucsan_ctx_set_sites(ctx, ctx->parked_sites);
 		ctx->parked_sites = NULL;
 	}
 	uint8_t *const table = ucsan_ctx_sites(ctx);
@@ -687,6 +687,13 @@ static void same_code_behind(struct ucsan_ctx *ctx, const uint8_t *table, uint16
 NOINLINE void ucsan_cold_site(const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	/* A special thread comes here for every plain access (its hot path
+	 * reads the all-cold table): at a site it is done with, only
+	 * counted, as its own table would have had it. */
+	if (ctx->special && ucsan_ctx_sites(ctx)[site_index(ip)] == SITE_WARM) {
+		count_access(ctx, ptr, size, type, ip, true);
+		return;
+	}
 	/* A store waiting for its publication does not age while the
 	 * thread stalls at the accesses in between. */
 	const uint64_t t0 = ctx->unpublished.ptr ? ucsan_now_ns() : 0;
@@ -1066,7 +1073,7 @@ void ucsan_cold_thread_start(struct ucsan_ctx *ctx, const void *arg)
 void ucsan_sites_attach(struct ucsan_ctx *ctx)
 {
 	uint8_t *t = ucsan_sites_take();
-	ctx->sites = t ? t : ucsan_sites_warm;
+	ucsan_ctx_set_sites(ctx, t ? t : ucsan_sites_warm);
 	/* A thread started during a write stall -- its creator's store
 	 * just after pthread_create, likely -- runs parked: it meets that
 	 * watchpoint instead of cutting it short. Started, not first here:
@@ -1084,7 +1091,7 @@ void ucsan_sites_release(struct ucsan_ctx *ctx)
 {
 	unpark(ctx);
 	uint8_t *t = ucsan_ctx_sites(ctx);
-	ctx->sites = ucsan_sites_warm;
+	ucsan_ctx_set_sites(ctx, ucsan_sites_warm);
 	if (t != ucsan_sites_warm && t != ucsan_sites_cold)
 		ucsan_sites_give_back(t);
 }

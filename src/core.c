@@ -257,8 +257,10 @@ void ucsan_ctx_set_countdown(struct ucsan_ctx *ctx, long n)
 void ucsan_ctx_update_special(struct ucsan_ctx *ctx)
 {
 	const bool special = ucsan_ctx_annotated(ctx) || ctx->unpublished.ptr != NULL;
-	if (special == ctx->special)
+	if (special == ctx->special) {
+		ucsan_ctx_set_sites(ctx, ctx->sites); /* fiber_load() may have cleared it */
 		return;
+	}
 	ucsan_threads_special_changed(special);
 	if (special) {
 		ctx->saved_skip = lanes_total(ctx);
@@ -268,6 +270,7 @@ void ucsan_ctx_update_special(struct ucsan_ctx *ctx)
 		lanes_set(ctx, ctx->saved_skip > 0 ? ctx->saved_skip : 0);
 	}
 	ctx->special = special;
+	ucsan_ctx_set_sites(ctx, ctx->sites);
 }
 
 /* The forking thread is the child's only thread: give it a fresh identity,
@@ -449,11 +452,16 @@ void ucsan_gate_let_go(uintptr_t addr)
 	gate_disarm(addr);
 }
 
+bool ucsan_count_reads;
+
 /* After options are parsed (before any watch): the options the hot path
- * would otherwise test on every access send them all out of line. */
+ * would otherwise test on every access send them all out of line. So does
+ * skip_watch=0 with fixed sampling: every access watched, reads too, which
+ * the hot path does not count. */
 void ucsan_gate_init(void)
 {
-	gate_forced = ucsan_opts.ignore_atomics || ucsan_opts.assume_plain_writes_atomic;
+	ucsan_count_reads = ucsan_opts.skip_watch == 0 && ucsan_opts.overhead_budget == 0;
+	gate_forced = ucsan_opts.ignore_atomics || ucsan_opts.assume_plain_writes_atomic || ucsan_count_reads;
 	atomic_store(&gate_ready, true);
 	if (!gate_forced)
 		return;

@@ -15,6 +15,7 @@
  * pointer and one of the byte. */
 __thread struct ucsan_ctx ucsan_ctx_tls __attribute__((tls_model(UCSAN_CTX_TLS_MODEL))) = {
 	.sites = ucsan_sites_cold,
+	.hot_sites = ucsan_sites_cold,
 };
 
 /* Read by every access; written only when watchpoints come and go. A

@@ -119,8 +119,9 @@ struct ucsan_ctx {
 	int signal_depth; /* > 0 while running a handler (signals.c's trampoline) */
 
 	/* Annotation state (slow path only). While any of it is set the
-	 * thread is "special": every lane is parked at UCSAN_SPECIAL_SKIP so
-	 * every access reaches the slow path, and the real countdown lives in
+	 * thread is "special": every lane is parked at UCSAN_SPECIAL_SKIP and
+	 * the hot path reads the all-cold site table (hot_sites), so every
+	 * access reaches the slow path, and the real countdown lives in
 	 * saved_skip. See ucsan_ctx_update_special(). */
 	bool special;
 	bool in_flat_atomic;
@@ -233,8 +234,11 @@ struct ucsan_ctx {
 	 * thread on the all-cold table (hot_state.c), so its first access
 	 * takes the cold path, which sets it up with a table of its own. (A
 	 * pointer in TLS, not the table: a library loaded by dlopen has only
-	 * a few hundred bytes of static TLS to live in.) */
+	 * a few hundred bytes of static TLS to live in.) hot_sites is what
+	 * the hot path reads: the same table, or the all-cold one while the
+	 * thread is special (ucsan_ctx_set_sites()). */
 	const uint8_t *sites;
+	const uint8_t *hot_sites;
 	/* This thread's record in thread_info.c, for reports. */
 	struct ucsan_thread_info *thread_info;
 	/* Where in its own stack it handed something to threads it created,
@@ -295,6 +299,8 @@ static inline bool gate_alone(uint64_t gate)
 	return (int64_t)gate < 0;
 }
 void ucsan_gate_init(void);
+/* skip_watch=0 with fixed sampling: reads are counted too (out of line). */
+extern bool ucsan_count_reads;
 /* Sets or clears GATE_ALONE (after ucsan_gate_init()); threads.c calls it
  * whenever the number of threads may have crossed one. */
 void ucsan_gate_set_alone(bool alone);
@@ -440,6 +446,11 @@ static inline uint8_t *ucsan_ctx_sites(const struct ucsan_ctx *ctx)
 {
 	/* Only a table of the pool is ever written through it. */
 	return (uint8_t *)(uintptr_t)ctx->sites;
+}
+static inline void ucsan_ctx_set_sites(struct ucsan_ctx *ctx, const uint8_t *t)
+{
+	ctx->sites = t;
+	ctx->hot_sites = ctx->special ? ucsan_sites_cold : t;
 }
 
 /* The memory of the objects loaded at start-up (segments.c): their

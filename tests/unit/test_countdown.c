@@ -3,6 +3,7 @@
  * Unit tests: the sampling countdown kept in lanes (core.c). Whatever
  * lanes the accesses fall in, the sample must land on the access a single
  * counter would pick: the one after the countdown's n skipped accesses.
+ * Only stores count (check.h): a read leaves the countdown alone.
  * A thread whose accesses move to other lanes late in the period (its
  * main loop ends, its exit path runs) must not have the sample taken
  * early, by the first access of the new lanes.
@@ -36,14 +37,14 @@ static long sampled_access(long n, long switch_at)
 	for (long i = 0; i < 4 * n + 64; i++) {
 		const unsigned lane = i < switch_at ? (unsigned)(i % 6) : 6 + (unsigned)(i % 2);
 		const long before = ucsan_ctx_countdown(ctx);
-		count_access(ctx, &data[i % 64], 4, 0, ip_in_lane(lane, (unsigned)(i / 8) % 16), false);
+		count_access(ctx, &data[i % 64], 4, UCSAN_ACCESS_WRITE, ip_in_lane(lane, (unsigned)(i / 8) % 16), false);
 		if (ucsan_ctx_countdown(ctx) > before)
 			return i;
 	}
 	return -1;
 }
 
-/* Every access counts once: the countdown goes down by one per access. */
+/* Every store counts once: the countdown goes down by one per store. */
 static int counts_one_each(void)
 {
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
@@ -51,11 +52,44 @@ static int counts_one_each(void)
 	ctx->period_skip = 100000;
 	for (long i = 0; i < 5000; i++) {
 		const long before = ucsan_ctx_countdown(ctx);
-		count_access(ctx, &data[i % 64], 4, 0, ip_in_lane((unsigned)(i * 7 % 8), 0), false);
+		count_access(ctx, &data[i % 64], 4, UCSAN_ACCESS_WRITE, ip_in_lane((unsigned)(i * 7 % 8), 0),
+			     false);
 		if (ucsan_ctx_countdown(ctx) != before - 1)
 			return 0;
 	}
 	return 1;
+}
+
+/* Plain reads, however many, neither count nor sample. */
+static int reads_not_counted(void)
+{
+	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	ucsan_ctx_set_countdown(ctx, 10);
+	ctx->period_skip = 10;
+	for (long i = 0; i < 5000; i++) {
+		count_access(ctx, &data[i % 64], 4, 0, ip_in_lane((unsigned)(i % 8), 0), false);
+		if (ucsan_ctx_countdown(ctx) != 10)
+			return 0;
+	}
+	return 1;
+}
+
+/* With skip_watch=0 and fixed sampling the gate sends every access out
+ * of line, where reads count too. */
+static int reads_counted_out_of_line(void)
+{
+	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	ucsan_count_reads = true;
+	ucsan_ctx_set_countdown(ctx, 100000);
+	ctx->period_skip = 100000;
+	int ok = 1;
+	for (long i = 0; i < 100 && ok; i++) {
+		const long before = ucsan_ctx_countdown(ctx);
+		count_access(ctx, &data[i % 64], 4, 0, ip_in_lane((unsigned)(i % 8), 0), true);
+		ok = ucsan_ctx_countdown(ctx) == before - 1;
+	}
+	ucsan_count_reads = false;
+	return ok;
 }
 
 int main(void)
@@ -66,6 +100,8 @@ int main(void)
 	ucsan_api_ctx();
 
 	CHECK("counts_one_each", counts_one_each());
+	CHECK("reads_not_counted", reads_not_counted());
+	CHECK("reads_counted_out_of_line", reads_counted_out_of_line());
 	CHECK("one_lane_phase_exact", sampled_access(4000, 1L << 30) == 4000);
 	CHECK("short_period_exact", sampled_access(40, 1L << 30) == 40);
 	CHECK("new_lanes_late_exact", sampled_access(4000, 3900) == 4000);
