@@ -256,12 +256,15 @@ void ucsan_ctx_set_countdown(struct ucsan_ctx *ctx, long n)
 
 void ucsan_ctx_update_special(struct ucsan_ctx *ctx)
 {
-	const bool special = ucsan_ctx_annotated(ctx) || ctx->unpublished.ptr != NULL;
+	const bool checked = ucsan_ctx_annotated(ctx) || ctx->unpublished.ptr != NULL;
+	const bool special = checked || ctx->picking;
+	/* Picking a sample does not keep a thread left alone checked: alone,
+	 * nothing is sampled, and its pick waits for the next thread. */
+	ucsan_threads_special_changed(checked);
 	if (special == ctx->special) {
 		ucsan_ctx_set_sites(ctx, ctx->sites); /* fiber_load() may have cleared it */
 		return;
 	}
-	ucsan_threads_special_changed(special);
 	if (special) {
 		ctx->saved_skip = lanes_total(ctx);
 		lanes_fill(ctx, UCSAN_SPECIAL_SKIP);
@@ -815,6 +818,10 @@ static void special_path(struct ucsan_ctx *ctx, const volatile void *ptr, size_t
 	ucsan_cold_unpublished_access(ctx, ptr, type);
 	if (!in_atomic_region(ctx, type) && --ctx->saved_skip < 0) {
 		ctx->saved_skip = sample(ctx, ptr, size, type, ip);
+		if (ctx->picking) {
+			ctx->picking = false;
+			ucsan_ctx_update_special(ctx);
+		}
 	}
 	if (!(type & UCSAN_ACCESS_SCOPED)) {
 		ucsan_reorder_check(ctx);
@@ -867,6 +874,31 @@ struct ucsan_ctx *ucsan_api_ctx(void)
 
 static void slow_path(const volatile void *ptr, size_t size, int type, uintptr_t ip);
 
+/* Of the accesses after the store the countdown ran out at, the one sampled
+ * is 0 to PICK_SPAN - 1 further on. */
+#define PICK_SPAN 256
+
+/*
+ * Only stores count (check.h), but reads race too, and a read may be the
+ * only side of a race that runs often (an unlocked test before a locked
+ * set). So the store the countdown ran out at hands the sample on to one
+ * of the next few accesses, reads included: the thread runs special
+ * meanwhile, every access out of line, which for a few accesses per sample
+ * costs nothing. Returns true if the sample was handed on.
+ */
+static bool pick_sample(struct ucsan_ctx *ctx)
+{
+	if (ucsan_count_reads || ctx->picking)
+		return false;
+	const long k = (long)(ucsan_rand32(ctx) % PICK_SPAN);
+	if (k == 0)
+		return false;
+	ctx->picking = true;
+	ucsan_ctx_update_special(ctx);
+	ctx->saved_skip = k - 1;
+	return true;
+}
+
 NOINLINE void ucsan_slow_path(const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
 	UCSAN_KEEP_ERRNO(slow_path(ptr, size, type, ip));
@@ -898,6 +930,8 @@ static void slow_path(const volatile void *ptr, size_t size, int type, uintptr_t
 		special_path(ctx, ptr, size, type, ip);
 		return;
 	}
+	if (pick_sample(ctx))
+		return;
 	ucsan_ctx_set_countdown(ctx, sample(ctx, ptr, size, type, ip));
 }
 

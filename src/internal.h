@@ -124,6 +124,9 @@ struct ucsan_ctx {
 	 * access reaches the slow path, and the real countdown lives in
 	 * saved_skip. See ucsan_ctx_update_special(). */
 	bool special;
+	/* The countdown ran out at a store: the sample falls a few accesses
+	 * later, reads counted too, out of line (core.c, pick_sample()). */
+	bool picking;
 	bool in_flat_atomic;
 	bool in_scoped_check;
 	int atomic_nest_count;

@@ -92,6 +92,31 @@ static int reads_counted_out_of_line(void)
 	return ok;
 }
 
+/* The store the countdown runs out at hands the sample on to one of the
+ * next PICK_SPAN (256) accesses, reads counted too (out of line), after
+ * which the thread is no longer special. Returns how many reads it took,
+ * or -1. */
+static long pick_takes_reads(void)
+{
+	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	for (int tries = 0; tries < 64; tries++) {
+		ucsan_ctx_set_countdown(ctx, 0);
+		ctx->period_skip = 4000;
+		count_access(ctx, &data[0], 4, UCSAN_ACCESS_WRITE, ip_in_lane(0, 0), false);
+		if (!ctx->picking)
+			continue; /* sampled at the store itself (1 in 256) */
+		if (!ctx->special)
+			return -1;
+		for (long i = 0; i < 256; i++) {
+			count_access(ctx, &data[i % 64], 4, 0, ip_in_lane((unsigned)(i % 8), 1), true);
+			if (!ctx->picking)
+				return ctx->special ? -1 : i;
+		}
+		return -1;
+	}
+	return -1;
+}
+
 int main(void)
 {
 	/* Sets the thread up (it stays alone: a sample watches nothing and
@@ -102,6 +127,7 @@ int main(void)
 	CHECK("counts_one_each", counts_one_each());
 	CHECK("reads_not_counted", reads_not_counted());
 	CHECK("reads_counted_out_of_line", reads_counted_out_of_line());
+	CHECK("pick_takes_reads", pick_takes_reads() >= 0);
 	CHECK("one_lane_phase_exact", sampled_access(4000, 1L << 30) == 4000);
 	CHECK("short_period_exact", sampled_access(40, 1L << 30) == 40);
 	CHECK("new_lanes_late_exact", sampled_access(4000, 3900) == 4000);
