@@ -875,7 +875,8 @@ struct ucsan_ctx *ucsan_api_ctx(void)
 static void slow_path(const volatile void *ptr, size_t size, int type, uintptr_t ip);
 
 /* Of the accesses after the store the countdown ran out at, the one sampled
- * is 0 to PICK_SPAN - 1 further on. */
+ * is 0 to PICK_SPAN - 1 further on; no further than the period is long, so
+ * that a short fixed period (skip_watch=10) keeps its density. */
 #define PICK_SPAN 256
 
 /*
@@ -890,7 +891,8 @@ static bool pick_sample(struct ucsan_ctx *ctx)
 {
 	if (ucsan_count_reads || ctx->picking)
 		return false;
-	const long k = (long)(ucsan_rand32(ctx) % PICK_SPAN);
+	const long span = ctx->period_skip < PICK_SPAN ? ctx->period_skip + 1 : PICK_SPAN;
+	const long k = span > 1 ? (long)(ucsan_rand32(ctx) % (uint32_t)span) : 0;
 	if (k == 0)
 		return false;
 	ctx->picking = true;
