@@ -261,10 +261,8 @@ void ucsan_ctx_update_special(struct ucsan_ctx *ctx)
 	/* Picking a sample does not keep a thread left alone checked: alone,
 	 * nothing is sampled, and its pick waits for the next thread. */
 	ucsan_threads_special_changed(checked);
-	if (special == ctx->special) {
-		ucsan_ctx_set_sites(ctx, ctx->sites); /* fiber_load() may have cleared it */
+	if (special == ctx->special)
 		return;
-	}
 	if (special) {
 		ctx->saved_skip = lanes_total(ctx);
 		lanes_fill(ctx, UCSAN_SPECIAL_SKIP);

@@ -594,6 +594,7 @@ static void fiber_load(const struct ucsan_fiber *f, struct ucsan_ctx *ctx)
 	ctx->func_depth = f->func_depth;
 	ctx->unpublished.ptr = NULL; /* another fiber's stores are not its to publish */
 	ctx->special = false;
+	ucsan_ctx_set_sites(ctx, ctx->sites); /* the hot path's table follows */
 	ucsan_ctx_set_countdown(ctx, countdown);
 	ucsan_ctx_update_special(ctx);
 	struct ucsan_fiber *self = tsan_tls.fiber;
