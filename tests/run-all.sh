@@ -12,7 +12,7 @@ run_suite() {
 }
 
 for t in build/tests/unit/test_*; do
-	[ -x "$t" ] && run_suite "$t"
+	[ -x "$t" ] && run_suite sh tests/unit/run_binary.sh "$t"
 done
 for s in tests/build/run.sh tests/build/footprint.sh tests/unit/run.sh tests/docs/run.sh tests/annotations/run.sh tests/wrapper/run.sh \
 	tests/install/run.sh tests/reliability/run.sh tests/e2e/run.sh tests/tsan_compat/run.sh \
