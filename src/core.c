@@ -279,7 +279,7 @@ void ucsan_ctx_update_special(struct ucsan_ctx *ctx)
 void ucsan_reset_after_fork(void)
 {
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
-	for (size_t i = 0; i < sizeof(ucsan_watchpoints) / sizeof(ucsan_watchpoints[0]); i++)
+	for (size_t i = 0; i < ucsan_slots_in_use(); i++)
 		atomic_store_explicit(&ucsan_watchpoints[i], WP_INVALID, memory_order_relaxed);
 	atomic_store_explicit(&ucsan_armed, 0, memory_order_relaxed);
 	atomic_store_explicit(&ucsan_hot.gate, gate_forced ? GATE_FORCED : 0, memory_order_relaxed);

@@ -311,6 +311,14 @@ void ucsan_gate_set_alone(bool alone);
 extern _Atomic bool ucsan_enabled;
 extern size_t ucsan_nslots;
 extern _Atomic(uint64_t) ucsan_watchpoints[UCSAN_MAX_WATCHPOINTS + UCSAN_NUM_SLOTS - 1];
+/* The words of ucsan_watchpoints (and report slots) a watch can use: the
+ * windows of ucsan_nslots slots (64 by default), not the room for 4096.
+ * Walking only these leaves the rest untouched: a read of a page never
+ * written still counts in the resident set. */
+static inline size_t ucsan_slots_in_use(void)
+{
+	return ucsan_nslots + UCSAN_NUM_SLOTS - 1;
+}
 
 /* === Counters (print_stats) === */
 enum ucsan_counter {

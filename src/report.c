@@ -22,15 +22,6 @@
 
 static struct other_info other_infos[UCSAN_MAX_WATCHPOINTS + UCSAN_NUM_SLOTS - 1];
 
-/* The entries a watchpoint slot can name: the table has ucsan_nslots
- * slots (64 by default), not the 4096 the array has room for. Walking only
- * these keeps the rest of the array (2.4 MiB) untouched: a read of a page
- * never written still counts in the resident set. */
-static size_t infos_in_use(void)
-{
-	return ucsan_nslots + UCSAN_NUM_SLOTS - 1;
-}
-
 /* Recently reported pairs of top frames, for report_once_in_ms. */
 struct report_time {
 	uint64_t time_ms;
@@ -813,7 +804,7 @@ void ucsan_report_reset_after_fork(void)
 	for (int i = 0; i < CTR_COUNT; i++)
 		atomic_store_explicit(&ucsan_counters[i], 0, memory_order_relaxed);
 	atomic_store_explicit(&report_owner, 0, memory_order_relaxed);
-	for (size_t i = 0; i < infos_in_use(); i++)
+	for (size_t i = 0; i < ucsan_slots_in_use(); i++)
 		atomic_store_explicit(&other_infos[i].state, INFO_EMPTY, memory_order_relaxed);
 	ucsan_value_checks_after_fork();
 	ucsan_symbolize_reset();
@@ -854,7 +845,7 @@ void ucsan_report_await_consumed(void)
 {
 	for (int ms = 0; ms < EXIT_WAIT_MS; ms++) {
 		bool pending = false;
-		for (size_t i = 0; i < infos_in_use() && !pending; i++)
+		for (size_t i = 0; i < ucsan_slots_in_use() && !pending; i++)
 			pending = atomic_load_explicit(&other_infos[i].state, memory_order_acquire) != INFO_EMPTY;
 		if (!pending)
 			return;

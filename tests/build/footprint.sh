@@ -30,6 +30,20 @@ least_rss() {
 	echo "$best"
 }
 
+# compare NAME [WRAPPER]: footprint-native-$cc against footprint-ucsan-$cc,
+# each run as least_rss [WRAPPER] PROGRAM.
+compare() {
+	_name=$1
+	shift
+	native=$(least_rss "$@" "$out/footprint-native-$cc")
+	ucsan=$(least_rss "$@" "$out/footprint-ucsan-$cc")
+	if [ -n "$native" ] && [ -n "$ucsan" ] && [ $((ucsan - native)) -le $limit ]; then
+		pass "$_name" "native $native KiB, ucsan $ucsan KiB"
+	else
+		fail "$_name" "peak RSS native ${native:-?} KiB, ucsan ${ucsan:-?} KiB: more than $limit KiB apart"
+	fi
+}
+
 for cc in gcc clang; do
 	log=$out/footprint-$cc.log
 	if ! "$cc" -O2 -pthread -o "$out/footprint-native-$cc" tests/build/footprint.c >"$log" 2>&1 ||
@@ -37,16 +51,8 @@ for cc in gcc clang; do
 		fail_log "footprint-$cc" "does not build" "$log"
 		continue
 	fi
-	for how in busiest whole; do
-		case $how in busiest) name=footprint-$cc wrap= ;; *) name=footprint-whole-$cc wrap=$out/peak_rss ;; esac
-		native=$(least_rss $wrap "$out/footprint-native-$cc")
-		ucsan=$(least_rss $wrap "$out/footprint-ucsan-$cc")
-		if [ -n "$native" ] && [ -n "$ucsan" ] && [ $((ucsan - native)) -le $limit ]; then
-			pass "$name" "native $native KiB, ucsan $ucsan KiB"
-		else
-			fail "$name" "peak RSS native ${native:-?} KiB, ucsan ${ucsan:-?} KiB: more than $limit KiB apart"
-		fi
-	done
+	compare "footprint-$cc"
+	compare "footprint-whole-$cc" "$out/peak_rss"
 done
 
 # libdw and libelf (and the compression libraries behind them) are loaded
