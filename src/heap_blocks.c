@@ -263,18 +263,26 @@ static const struct block_info *info_of(const _Atomic uint64_t *record, uintptr_
 	return id ? &infos[id] : NULL;
 }
 
-size_t ucsan_heap_block_size(uintptr_t start)
+bool ucsan_heap_block_lookup(uintptr_t start, size_t *size)
 {
 	if (!recordable(start))
-		return 0;
+		return false;
 	const _Atomic uint64_t *b = blocks[bucket_of(start)];
 	for (int i = 0; i < BLOCK_WAYS; i++) {
 		uintptr_t s;
 		const struct block_info *info = info_of(&b[i], &s);
-		if (info && s == start)
-			return info->size;
+		if (info && s == start) {
+			*size = info->size;
+			return true;
+		}
 	}
-	return 0;
+	return false;
+}
+
+size_t ucsan_heap_block_size(uintptr_t start)
+{
+	size_t size = 0;
+	return ucsan_heap_block_lookup(start, &size) ? size : 0;
 }
 
 bool ucsan_heap_block_find(uintptr_t addr, struct ucsan_heap_block *out)

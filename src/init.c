@@ -54,6 +54,8 @@ void ucsan_init(void)
 	ucsan_intercept_string_init();
 	ucsan_wakeups_init();
 	ucsan_malloc_init();
+	ucsan_alloc_hooks_init();
+	ucsan_output_hooks_init();
 	ucsan_signals_init();
 	ucsan_stacktrace_init();
 	ucsan_report_init();

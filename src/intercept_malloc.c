@@ -110,11 +110,15 @@ static ALWAYS_INLINE void track(void *p, size_t size, bool fresh)
 			n = frames_past_cxx(pcs, UCSAN_HEAP_STACK);
 	}
 	ucsan_heap_block_add((uintptr_t)p, size, pcs, n);
+	if (atomic_load_explicit(&ucsan_alloc_hooks, memory_order_relaxed))
+		ucsan_alloc_hooks_malloc(p, size);
 }
 
 static ALWAYS_INLINE void untrack(void *p)
 {
 	if (p) {
+		if (atomic_load_explicit(&ucsan_alloc_hooks, memory_order_relaxed) && ucsan_ctx_tls.disable_count == 0)
+			ucsan_alloc_hooks_free(p);
 		ucsan_cold_block_gone((uintptr_t)p);
 		ucsan_heap_block_remove((uintptr_t)p);
 	}

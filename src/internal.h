@@ -521,6 +521,8 @@ void ucsan_heap_block_remove(uintptr_t start);
 /* The size of the recorded block that starts at start (0: none): one
  * bucket looked at. */
 size_t ucsan_heap_block_size(uintptr_t start);
+/* Whether the table holds a block starting at start, and its size. */
+bool ucsan_heap_block_lookup(uintptr_t start, size_t *size);
 /* The recorded block holding addr. Scans the whole table: report time only. */
 bool ucsan_heap_block_find(uintptr_t addr, struct ucsan_heap_block *out);
 
@@ -753,6 +755,27 @@ void ucsan_write_fd(int fd, const char *buf, size_t len);
 /* Writes a whole report (or any runtime message) to the log destination. */
 void ucsan_log_write(const char *buf, size_t len);
 void ucsan_output_init(void);
+/* Finds the program's __sanitizer_on_print(), after ucsan_malloc_init(). */
+void ucsan_output_hooks_init(void);
+/* Where reports go from now on, as the program asks at run time
+ * (__sanitizer_set_report_path/fd); call under the report lock. */
+void ucsan_output_set_path(const char *path);
+/* The program's allocation hooks (allocator_api.c): how many are
+ * installed, and running them for a block allocated or released. */
+extern _Atomic int ucsan_alloc_hooks;
+void ucsan_alloc_hooks_malloc(const void *p, size_t size);
+void ucsan_alloc_hooks_free(const void *p);
+/* Installs the program's own __sanitizer_malloc_hook/free_hook. */
+void ucsan_alloc_hooks_init(void);
+void ucsan_output_set_fd(int fd);
+/* The PATH.PID reports go to, if a path was set at run time, else NULL. */
+const char *ucsan_output_file(void);
+/* Runs fn(arg) under the report lock (false: not taken in time). */
+bool ucsan_report_locked(void (*fn)(void *), void *arg);
+/* Prints a stack as reports print theirs, under the report lock. */
+void ucsan_report_print_stack(const uintptr_t *pcs, int n);
+/* Called right before the runtime ends the process (halt_on_error). */
+extern void (*_Atomic ucsan_death_callback)(void);
 
 /* === Stacks (stacktrace.c) === */
 #define UCSAN_MAX_STACK 64

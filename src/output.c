@@ -5,6 +5,7 @@
  * it works in signal handlers, after fork and with a broken stderr.
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdatomic.h>
 #include <fcntl.h>
@@ -20,14 +21,55 @@
 
 static int log_fd = -1;  /* resolved on first use; -1: not yet */
 static int log_pid;      /* the pid log_fd was opened for */
+/* Set by the program at run time (sanitizer_api.c), under the report
+ * lock: a path that replaces log_path, or a descriptor of its own. */
+static char set_path[4096];
+static int set_fd = -1;
+static char opened[4200]; /* the PATH.PID last opened, or "" */
 /* Our own copy of the stderr the program started with: if the program
  * closes fd 2 and reuses the number for a file or socket, reports must not
  * land in it. -1: stderr was closed at start-up. */
 static int stderr_fd = -1;
 
+
+/* The program's __sanitizer_on_print(), which TSan's runtime calls with
+ * everything it prints; found at start-up (ucsan_output_hooks_init()).
+ * The default is known by a local name: the exported one resolves to the
+ * program's. */
+static void no_on_print(const char *str)
+{
+	(void)str;
+}
+
+UCSAN_EXPORT __attribute__((weak, alias("no_on_print"))) void __sanitizer_on_print(const char *str);
+
+static void (*on_print)(const char *);
+
+static void call_on_print(const char *buf, size_t len)
+{
+	/* Under the report lock: one copy at a time, in NUL-ended pieces. */
+	static char piece[4096];
+	while (len > 0) {
+		const size_t n = len < sizeof(piece) - 1 ? len : sizeof(piece) - 1;
+		memcpy(piece, buf, n);
+		piece[n] = '\0';
+		on_print(piece);
+		buf += n;
+		len -= n;
+	}
+}
+
 void ucsan_output_init(void)
 {
 	stderr_fd = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 64);
+}
+
+/* Once the allocator is resolved: dlsym() may allocate. */
+void ucsan_output_hooks_init(void)
+{
+	void *p = dlsym(RTLD_DEFAULT, "__sanitizer_on_print");
+	if (p && p != (void *)no_on_print)
+		on_print = (void (*)(const char *))p;
 }
 
 /*
@@ -87,7 +129,8 @@ void ucsan_write_fd(int fd, const char *buf, size_t len)
 
 static int open_log(void)
 {
-	const char *path = ucsan_opts.log_path;
+	const char *path = set_path[0] ? set_path : ucsan_opts.log_path;
+	opened[0] = '\0';
 	if (!path || !*path || !strcmp(path, "stderr"))
 		return stderr_fd;
 	if (!strcmp(path, "stdout"))
@@ -109,13 +152,55 @@ static int open_log(void)
 		ucsan_write_fd(stderr_fd, msg, (size_t)m);
 		return stderr_fd;
 	}
+	memcpy(opened, name, (size_t)n + 1);
 	return fd;
+}
+
+/* Closes a file open_log() opened (not stderr, stdout or the program's). */
+static void close_log(void)
+{
+	if (log_fd >= 0 && log_fd != stderr_fd && log_fd != STDOUT_FILENO && log_fd != set_fd)
+		close(log_fd);
+	log_fd = -1;
+}
+
+void ucsan_output_set_path(const char *path)
+{
+	close_log();
+	set_fd = -1;
+	snprintf(set_path, sizeof(set_path), "%s", path ? path : "");
+}
+
+void ucsan_output_set_fd(int fd)
+{
+	close_log();
+	set_path[0] = '\0';
+	opened[0] = '\0';
+	set_fd = fd;
+}
+
+const char *ucsan_output_file(void)
+{
+	if (!set_path[0])
+		return NULL;
+	if (log_fd < 0 || log_pid != (int)getpid()) {
+		close_log();
+		log_fd = open_log();
+		log_pid = (int)getpid();
+	}
+	return opened[0] ? opened : NULL;
 }
 
 void ucsan_log_write(const char *buf, size_t len)
 {
+	if (on_print)
+		call_on_print(buf, len);
 	/* Callers hold the report lock, so the lazy open is not racy. */
 	int pid = (int)getpid();
+	if (set_fd >= 0) {
+		ucsan_write_fd(set_fd, buf, len);
+		return;
+	}
 	if (log_fd < 0 || log_pid != pid) {
 		if (log_fd >= 0 && log_fd != stderr_fd && log_fd != STDOUT_FILENO && log_pid != pid)
 			close(log_fd); /* a fork child writes its own PATH.PID */

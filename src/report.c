@@ -530,13 +530,46 @@ static void print_text(struct sbuf *sb, const struct report_view *v)
 	print_footer(sb);
 }
 
+void (*_Atomic ucsan_death_callback)(void);
+
 static void after_report(void)
 {
 	ucsan_counter_add(CTR_REPORTS_PRINTED, 1);
 	if (ucsan_opts.halt_on_error) {
 		ucsan_report_at_exit();
+		void (*cb)(void) = atomic_load(&ucsan_death_callback);
+		if (cb)
+			cb();
 		_exit((int)ucsan_opts.exitcode);
 	}
+}
+
+bool ucsan_report_locked(void (*fn)(void *), void *arg)
+{
+	if (!report_lock(&ucsan_ctx_tls, 10000))
+		return false;
+	fn(arg);
+	report_unlock();
+	return true;
+}
+
+struct stack_to_print {
+	const uintptr_t *pcs;
+	int n;
+};
+
+static void print_stack_locked(void *arg)
+{
+	const struct stack_to_print *st = arg;
+	struct sbuf sb = { report_buf, 0, sizeof(report_buf) };
+	print_stack(&sb, st->pcs, st->n);
+	ucsan_log_write(sb.buf, sb.len);
+}
+
+void ucsan_report_print_stack(const uintptr_t *pcs, int n)
+{
+	struct stack_to_print st = { pcs, n };
+	ucsan_report_locked(print_stack_locked, &st);
 }
 
 /*

@@ -7,7 +7,10 @@
 #                    and directives removed), and every dynamic annotation
 #                    libtsan / clang's TSan runtime exports (Annotate*,
 #                    WTFAnnotate*, RunningOnValgrind, ValgrindSlowdown,
-#                    ThreadSanitizerQuery), is exported by libucsan.so.
+#                    ThreadSanitizerQuery), and every __sanitizer_*
+#                    function they export but for coverage, syscall hooks,
+#                    libFuzzer's hooks and the error summary, is exported
+#                    by libucsan.so.
 #   doc/mentions-every-function
 #                    docs/coming-from-tsan.md names every function that
 #                    src/tsan_interface.c exports.
@@ -148,6 +151,12 @@ check_exports() {
 		names=$(nm -D --defined-only "$rt" 2>/dev/null | awk 'NF >= 3 { print $NF }' |
 			grep -E '^(WTF)?Annotate|^(RunningOnValgrind|ValgrindSlowdown|ThreadSanitizerQuery)$' | sort -u)
 		exports_all "exports/$(basename "$rt")" "$names" 30 annotations "$rt"
+		# The sanitizer_common interface, but for coverage, the syscall
+		# hooks and libFuzzer's weak hooks (other tools' business) and the
+		# error summary hook.
+		names=$(nm -D --defined-only "$rt" 2>/dev/null | awk 'NF >= 3 { print $NF }' | grep '^__sanitizer_' |
+			grep -Ev '_cov|coverage|syscall|weak_hook|report_error_summary' | sort -u)
+		exports_all "exports/$(basename "$rt")-sanitizer-common" "$names" 20 functions "$rt"
 	done
 }
 
