@@ -4,7 +4,9 @@
  * kernel's debugfs blacklist/whitelist: a race whose top frame (either
  * side) matches a `race:` pattern is hidden (blacklist) or is the only kind
  * shown (whitelist). Patterns match function names and source files.
- * Loaded once at start-up; matched under the report lock.
+ * The program's __tsan_default_suppressions(), if it defines one, adds its
+ * text, as under TSan. Loaded once at start-up; matched under the report
+ * lock.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -20,6 +22,7 @@
 #define MAX_PATTERNS 512
 
 static char text[65536];           /* the file, patterns cut out in place */
+static char code_text[16384];      /* __tsan_default_suppressions()'s, likewise */
 static const char *patterns[MAX_PATTERNS];
 static int npatterns;
 
@@ -148,12 +151,49 @@ static void say(const char *msg)
 	ucsan_write_fd(STDERR_FILENO, msg, strlen(msg));
 }
 
+/* TSan's hook, weak, known by a local name: the exported one resolves to
+ * the program's definition. */
+static const char *no_default_suppressions(void)
+{
+	return NULL;
+}
+
+UCSAN_EXPORT __attribute__((weak, alias("no_default_suppressions"))) const char *__tsan_default_suppressions(void);
+
+/* Suppressions the program gives in code: parsed from a copy, which the
+ * patterns point into. A bad line stops start-up, as a bad file does. */
+static void code_suppressions(void)
+{
+	void *p = dlsym(RTLD_DEFAULT, "__tsan_default_suppressions");
+	if (!p || p == (void *)no_default_suppressions)
+		return;
+	const char *given = ((const char *(*)(void))p)();
+	if (!given || !*given)
+		return;
+	char err[700];
+	const size_t n = strlen(given);
+	if (n >= sizeof(code_text)) {
+		say("UCSAN: __tsan_default_suppressions() returned over 16 KiB\n");
+		_exit(1);
+	}
+	memcpy(code_text, given, n + 1);
+	if (!ucsan_suppressions_parse(code_text, "__tsan_default_suppressions()", err, sizeof(err) - 1)) {
+		strcat(err, "\n");
+		say(err);
+		_exit(1);
+	}
+}
+
 void ucsan_suppressions_init(void)
 {
 	const char *path = ucsan_opts.suppressions;
 	char err[700];
-	if (!path || !*path)
+	code_suppressions();
+	if (!path || !*path) {
+		if (noted_other)
+			say("UCSAN: note: thread/mutex/signal/deadlock suppressions do not apply under ucsan; ignored\n");
 		return;
+	}
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t len = fd < 0 ? -1 : read(fd, text, sizeof(text) - 1);
 	if (fd >= 0)
