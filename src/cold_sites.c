@@ -20,7 +20,6 @@
  */
 #define _GNU_SOURCE
 #include <limits.h>
-#include <stdlib.h>
 #include <linux/futex.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -633,19 +632,6 @@ static bool fresh_block(const struct ucsan_ctx *ctx, const volatile void *ptr)
 		if ((uintptr_t)ptr - ctx->fresh[i].lo < ctx->fresh[i].hi - ctx->fresh[i].lo)
 			return true;
 	return false;
-}
-
-/*
- * Memory no other thread can reach right now: the thread's own stack but
- * for what it handed to threads it made, a block it allocated since its
- * last release, and (for a read) memory nothing can write. A sampled
- * watch there could meet nobody (core.c hands the sample on).
- */
-bool ucsan_access_private(const struct ucsan_ctx *ctx, const volatile void *ptr, int type)
-{
-	if (own_stack(ctx, ptr))
-		return !stack_handed(ctx, ptr);
-	return fresh_block(ctx, ptr) || (!(type & UCSAN_ACCESS_WRITE) && ucsan_read_only(ptr));
 }
 
 /* The cold sites that count as just after a release. */

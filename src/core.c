@@ -809,14 +809,12 @@ static void check_scoped_accesses(struct ucsan_ctx *ctx)
 	ctx->in_scoped_check = false;
 }
 
-static bool pass_on(struct ucsan_ctx *ctx, const volatile void *ptr, int type);
-
 /* A plain access by a thread with annotation state. */
 static void special_path(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
 	lanes_fill(ctx, UCSAN_SPECIAL_SKIP);
 	ucsan_cold_unpublished_access(ctx, ptr, type);
-	if (!in_atomic_region(ctx, type) && --ctx->saved_skip < 0 && !pass_on(ctx, ptr, type)) {
+	if (!in_atomic_region(ctx, type) && --ctx->saved_skip < 0) {
 		ctx->saved_skip = sample(ctx, ptr, size, type, ip);
 		if (ctx->picking) {
 			ctx->picking = false;
@@ -901,32 +899,6 @@ static bool pick_sample(struct ucsan_ctx *ctx)
 	return true;
 }
 
-/* Private samples handed on in a row, at most: a thread that touches
- * only its own memory for long still pays only a bounded slow path. */
-#define PASS_ON_MAX 64
-
-/*
- * A sample that falls on memory only this thread can reach (its own stack,
- * a block not yet handed over, a constant) could meet no other thread: the
- * watch would spend the thread's budget on nothing. The sample moves on to
- * the next access instead, as pick_sample() moves it, so that the budget
- * goes to memory that is shared. Returns true if it was handed on.
- */
-static bool pass_on(struct ucsan_ctx *ctx, const volatile void *ptr, int type)
-{
-	if (ucsan_count_reads || ctx->passed_on >= PASS_ON_MAX || !ucsan_access_private(ctx, ptr, type)) {
-		ctx->passed_on = 0;
-		return false;
-	}
-	ctx->passed_on++;
-	if (!ctx->picking) {
-		ctx->picking = true;
-		ucsan_ctx_update_special(ctx);
-	}
-	ctx->saved_skip = 0;
-	return true;
-}
-
 NOINLINE void ucsan_slow_path(const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
 	UCSAN_KEEP_ERRNO(slow_path(ptr, size, type, ip));
@@ -958,7 +930,7 @@ static void slow_path(const volatile void *ptr, size_t size, int type, uintptr_t
 		special_path(ctx, ptr, size, type, ip);
 		return;
 	}
-	if (pick_sample(ctx) || pass_on(ctx, ptr, type))
+	if (pick_sample(ctx))
 		return;
 	ucsan_ctx_set_countdown(ctx, sample(ctx, ptr, size, type, ip));
 }

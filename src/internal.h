@@ -127,7 +127,6 @@ struct ucsan_ctx {
 	/* The countdown ran out at a store: the sample falls a few accesses
 	 * later, reads counted too, out of line (core.c, pick_sample()). */
 	bool picking;
-	uint8_t passed_on; /* samples handed on from private memory in a row */
 	bool in_flat_atomic;
 	bool in_scoped_check;
 	int atomic_nest_count;
@@ -470,8 +469,6 @@ static inline void ucsan_ctx_set_sites(struct ucsan_ctx *ctx, const uint8_t *t)
 void ucsan_segments_init(void);
 bool ucsan_static_data(const volatile void *ptr);
 bool ucsan_read_only(const volatile void *ptr);
-/* Memory only the calling thread can reach now (cold_sites.c). */
-bool ucsan_access_private(const struct ucsan_ctx *ctx, const volatile void *ptr, int type);
 
 /* === Who the threads are (thread_info.c), what memory is (location.c) === */
 #define UCSAN_CREATE_STACK 8
@@ -614,7 +611,7 @@ UCSAN_FOR_ENTRY void ucsan_entry_attach(struct ucsan_ctx *ctx, struct ucsan_hot 
 					const void *text_start, const void *text_end, unsigned abi);
 /* How many executables' entry points attached (0 or 1), for tests. */
 UCSAN_EXPORT int __ucsan_debug_entry_attached(void);
-#define UCSAN_ENTRY_ABI 19
+#define UCSAN_ENTRY_ABI 18
 /* Enter or leave special mode after annotation state changed (or a store
  * began or stopped waiting for its publication: cold_sites.c). */
 void ucsan_ctx_update_special(struct ucsan_ctx *ctx);

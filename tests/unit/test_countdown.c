@@ -117,42 +117,6 @@ static long pick_takes_reads(void)
 	return -1;
 }
 
-/*
- * A sample that falls on memory only this thread can reach -- its own
- * stack, a string constant -- is handed on to the next access, until one
- * falls on memory another thread could reach (a static variable), or
- * PASS_ON_MAX (64) were handed on. Returns 0 if all of that held, else
- * the number of the step that failed.
- */
-static const char *volatile constant = "a constant";
-
-static int sample_at(void *p, int type)
-{
-	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
-	count_access(ctx, p, 1, type, ip_in_lane(0, 2), ctx->picking);
-	return ctx->picking;
-}
-
-static int private_samples_handed_on(void)
-{
-	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
-	volatile char local[8] = { 0 };
-	ctx->period_skip = 0; /* no pick: the store the countdown ends at is the sample */
-	ucsan_ctx_set_countdown(ctx, 0);
-	if (!sample_at((void *)&local[0], UCSAN_ACCESS_WRITE) || ctx->passed_on != 1)
-		return 1; /* the thread's own stack: handed on */
-	if (!sample_at((void *)constant, 0) || ctx->passed_on != 2)
-		return 2; /* a read of a constant: handed on */
-	if (sample_at(&data[3], 0) || ctx->passed_on != 0 || ctx->special)
-		return 3; /* static data: sampled there */
-	ucsan_ctx_set_countdown(ctx, 0);
-	ctx->period_skip = 0;
-	int handed = 0;
-	while (handed < 200 && sample_at((void *)&local[handed % 8], UCSAN_ACCESS_WRITE))
-		handed++;
-	return handed == 64 && !ctx->special ? 0 : 100 + handed;
-}
-
 int main(void)
 {
 	/* Sets the thread up (it stays alone: a sample watches nothing and
@@ -164,7 +128,6 @@ int main(void)
 	CHECK("reads_not_counted", reads_not_counted());
 	CHECK("reads_counted_out_of_line", reads_counted_out_of_line());
 	CHECK("pick_takes_reads", pick_takes_reads() >= 0);
-	CHECK("private_samples_handed_on", private_samples_handed_on() == 0);
 	CHECK("one_lane_phase_exact", sampled_access(4000, 1L << 30) == 4000);
 	CHECK("short_period_exact", sampled_access(40, 1L << 30) == 40);
 	CHECK("new_lanes_late_exact", sampled_access(4000, 3900) == 4000);
