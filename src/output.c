@@ -31,7 +31,6 @@ static char opened[4200]; /* the PATH.PID last opened, or "" */
  * land in it. -1: stderr was closed at start-up. */
 static int stderr_fd = -1;
 
-
 /* The program's __sanitizer_on_print(), which TSan's runtime calls with
  * everything it prints; found at start-up (ucsan_output_hooks_init()).
  * The default is known by a local name: the exported one resolves to the
