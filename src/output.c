@@ -178,15 +178,25 @@ void ucsan_output_set_fd(int fd)
 	set_fd = fd;
 }
 
+/* The destination, opened on first use and again in a fork child (which
+ * writes its own PATH.PID). Callers hold the report lock, so the lazy open
+ * is not racy. */
+static int current_log(void)
+{
+	const int pid = (int)getpid();
+	if (log_fd < 0 || log_pid != pid) {
+		close_log();
+		log_fd = open_log();
+		log_pid = pid;
+	}
+	return log_fd;
+}
+
 const char *ucsan_output_file(void)
 {
 	if (!set_path[0])
 		return NULL;
-	if (log_fd < 0 || log_pid != (int)getpid()) {
-		close_log();
-		log_fd = open_log();
-		log_pid = (int)getpid();
-	}
+	current_log();
 	return opened[0] ? opened : NULL;
 }
 
@@ -194,19 +204,8 @@ void ucsan_log_write(const char *buf, size_t len)
 {
 	if (on_print)
 		call_on_print(buf, len);
-	/* Callers hold the report lock, so the lazy open is not racy. */
-	int pid = (int)getpid();
-	if (set_fd >= 0) {
-		ucsan_write_fd(set_fd, buf, len);
-		return;
-	}
-	if (log_fd < 0 || log_pid != pid) {
-		if (log_fd >= 0 && log_fd != stderr_fd && log_fd != STDOUT_FILENO && log_pid != pid)
-			close(log_fd); /* a fork child writes its own PATH.PID */
-		log_fd = open_log();
-		log_pid = pid;
-	}
-	if (log_fd >= 0)
-		ucsan_write_fd(log_fd, buf, len);
+	const int fd = set_fd >= 0 ? set_fd : current_log();
+	if (fd >= 0)
+		ucsan_write_fd(fd, buf, len);
 }
 

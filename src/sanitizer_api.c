@@ -8,11 +8,11 @@
  * functions of that header belong to other sanitizers and are not here.)
  */
 #define _GNU_SOURCE
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
+#include "report.h"
 #include "symbolize.h"
 
 /* === Where reports go === */
@@ -109,24 +109,6 @@ UCSAN_EXPORT int __sanitizer_get_module_and_offset_for_pc(void *pc, char *module
 	return 1;
 }
 
-/* A bounded string being written (out of room: cut, still terminated). */
-struct out {
-	char *buf;
-	size_t len, cap;
-};
-
-static __attribute__((format(printf, 2, 3))) void put(struct out *o, const char *fmt, ...)
-{
-	if (o->len + 1 >= o->cap)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	const int n = vsnprintf(o->buf + o->len, o->cap - o->len, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		o->len = o->len + (size_t)n < o->cap - 1 ? o->len + (size_t)n : o->cap - 1;
-}
-
 static const char *base_name(const char *path)
 {
 	const char *slash = path ? strrchr(path, '/') : NULL;
@@ -140,55 +122,55 @@ static const char *base_name(const char *path)
  * "+0xOFFSET" when the file is not known), %S "FILE:LINE", %L FILE:LINE
  * or "(MODULE+0xOFFSET)", %M "MODULE+0xOFFSET" (base name) or the pc, %%.
  */
-static void render_frame(struct out *o, const char *fmt, int frame_no, uintptr_t pc, const struct ucsan_frame *f)
+static void render_frame(struct sbuf *o, const char *fmt, int frame_no, uintptr_t pc, const struct ucsan_frame *f)
 {
 	for (const char *p = fmt; *p; p++) {
 		if (*p != '%' || !p[1]) {
-			put(o, "%c", *p);
+			ucsan_sb_printf(o, "%c", *p);
 			continue;
 		}
 		switch (*++p) {
-		case '%': put(o, "%%"); break;
-		case 'n': put(o, "%d", frame_no); break;
-		case 'p': put(o, "0x%lx", (unsigned long)pc); break;
-		case 'm': put(o, "%s", f->module ? f->module : ""); break;
-		case 'o': put(o, "0x%lx", (unsigned long)f->module_offset); break;
-		case 'f': put(o, "%s", f->func ? f->func : ""); break;
+		case '%': ucsan_sb_printf(o, "%%"); break;
+		case 'n': ucsan_sb_printf(o, "%d", frame_no); break;
+		case 'p': ucsan_sb_printf(o, "0x%lx", (unsigned long)pc); break;
+		case 'm': ucsan_sb_printf(o, "%s", f->module ? f->module : ""); break;
+		case 'o': ucsan_sb_printf(o, "0x%lx", (unsigned long)f->module_offset); break;
+		case 'f': ucsan_sb_printf(o, "%s", f->func ? f->func : ""); break;
 		case 'q':
 			if (f->func && !f->is_inline)
-				put(o, "0x%lx", (unsigned long)f->offset);
+				ucsan_sb_printf(o, "0x%lx", (unsigned long)f->offset);
 			break;
-		case 's': put(o, "%s", f->file ? ucsan_display_path(f->file) : ""); break;
-		case 'l': put(o, "%d", f->line); break;
-		case 'c': put(o, "0"); break;
+		case 's': ucsan_sb_printf(o, "%s", f->file ? ucsan_display_path(f->file) : ""); break;
+		case 'l': ucsan_sb_printf(o, "%d", f->line); break;
+		case 'c': ucsan_sb_printf(o, "0"); break;
 		case 'F':
 			if (f->func) {
-				put(o, "in %s", f->func);
+				ucsan_sb_printf(o, "in %s", f->func);
 				if (!f->file && !f->is_inline)
-					put(o, "+0x%lx", (unsigned long)f->offset);
+					ucsan_sb_printf(o, "+0x%lx", (unsigned long)f->offset);
 			}
 			break;
 		case 'S':
 			if (f->file)
-				put(o, "%s:%d", ucsan_display_path(f->file), f->line);
+				ucsan_sb_printf(o, "%s:%d", ucsan_display_path(f->file), f->line);
 			else
-				put(o, "<unknown>");
+				ucsan_sb_printf(o, "<unknown>");
 			break;
 		case 'L':
 			if (f->file)
-				put(o, "%s:%d", ucsan_display_path(f->file), f->line);
+				ucsan_sb_printf(o, "%s:%d", ucsan_display_path(f->file), f->line);
 			else if (f->module)
-				put(o, "(%s+0x%lx)", f->module, (unsigned long)f->module_offset);
+				ucsan_sb_printf(o, "(%s+0x%lx)", f->module, (unsigned long)f->module_offset);
 			else
-				put(o, "(<unknown module>)");
+				ucsan_sb_printf(o, "(<unknown module>)");
 			break;
 		case 'M':
 			if (f->module)
-				put(o, "(%s+0x%lx)", base_name(f->module), (unsigned long)f->module_offset);
+				ucsan_sb_printf(o, "(%s+0x%lx)", base_name(f->module), (unsigned long)f->module_offset);
 			else
-				put(o, "(0x%lx)", (unsigned long)pc);
+				ucsan_sb_printf(o, "(0x%lx)", (unsigned long)pc);
 			break;
-		default: put(o, "%%%c", *p); break;
+		default: ucsan_sb_printf(o, "%%%c", *p); break;
 		}
 	}
 }
@@ -221,10 +203,11 @@ UCSAN_EXPORT void __sanitizer_symbolize_pc(void *pc, const char *fmt, char *out_
 	ctx->disable_count--;
 	size_t used = 0;
 	for (int i = 0; i < k; i++) {
-		struct out o = { line, 0, sizeof(line) };
+		struct sbuf o = { line, 0, sizeof(line) };
 		line[0] = '\0';
 		render_frame(&o, fmt, i, (uintptr_t)pc, &fr[i]);
-		if (o.len && !append_string(out_buf, out_buf_size, &used, line, o.len))
+		const size_t len = strlen(line); /* a cut line is one byte short of o.len */
+		if (len && !append_string(out_buf, out_buf_size, &used, line, len))
 			break;
 	}
 }
@@ -249,21 +232,21 @@ UCSAN_EXPORT void __sanitizer_symbolize_global(void *data_ptr, const char *fmt, 
 	ctx->disable_count--;
 	if (!known)
 		return;
-	struct out o = { out_buf, 0, out_buf_size };
+	struct sbuf o = { out_buf, 0, out_buf_size };
 	for (const char *p = fmt; *p; p++) {
 		if (*p != '%' || !p[1]) {
-			put(&o, "%c", *p);
+			ucsan_sb_printf(&o, "%c", *p);
 			continue;
 		}
 		switch (*++p) {
-		case '%': put(&o, "%%"); break;
-		case 'g': put(&o, "%s", name); break;
-		case 's': put(&o, "%s", declared ? ucsan_display_path(file) : ""); break;
-		case 'l': put(&o, "%d", declared ? line : 0); break;
-		case 'z': put(&o, "%zu", size); break;
-		case 'p': put(&o, "0x%lx", (unsigned long)(uintptr_t)data_ptr); break;
-		case 'm': put(&o, "%s", module); break;
-		default: put(&o, "%%%c", *p); break;
+		case '%': ucsan_sb_printf(&o, "%%"); break;
+		case 'g': ucsan_sb_printf(&o, "%s", name); break;
+		case 's': ucsan_sb_printf(&o, "%s", declared ? ucsan_display_path(file) : ""); break;
+		case 'l': ucsan_sb_printf(&o, "%d", declared ? line : 0); break;
+		case 'z': ucsan_sb_printf(&o, "%zu", size); break;
+		case 'p': ucsan_sb_printf(&o, "0x%lx", (unsigned long)(uintptr_t)data_ptr); break;
+		case 'm': ucsan_sb_printf(&o, "%s", module); break;
+		default: ucsan_sb_printf(&o, "%%%c", *p); break;
 		}
 	}
 }

@@ -160,6 +160,17 @@ static const char *no_default_suppressions(void)
 
 UCSAN_EXPORT __attribute__((weak, alias("no_default_suppressions"))) const char *__tsan_default_suppressions(void);
 
+/* Parses buf (named `name` in messages); a bad line stops start-up. */
+static void parse_or_stop(char *buf, const char *name)
+{
+	char err[700];
+	if (!ucsan_suppressions_parse(buf, name, err, sizeof(err) - 1)) {
+		strcat(err, "\n");
+		say(err);
+		_exit(1);
+	}
+}
+
 /* Suppressions the program gives in code: parsed from a copy, which the
  * patterns point into. A bad line stops start-up, as a bad file does. */
 static void code_suppressions(void)
@@ -170,30 +181,19 @@ static void code_suppressions(void)
 	const char *given = ((const char *(*)(void))p)();
 	if (!given || !*given)
 		return;
-	char err[700];
 	const size_t n = strlen(given);
 	if (n >= sizeof(code_text)) {
 		say("UCSAN: __tsan_default_suppressions() returned over 16 KiB\n");
 		_exit(1);
 	}
 	memcpy(code_text, given, n + 1);
-	if (!ucsan_suppressions_parse(code_text, "__tsan_default_suppressions()", err, sizeof(err) - 1)) {
-		strcat(err, "\n");
-		say(err);
-		_exit(1);
-	}
+	parse_or_stop(code_text, "__tsan_default_suppressions()");
 }
 
-void ucsan_suppressions_init(void)
+/* suppressions=FILE: a file that cannot be read stops start-up too. */
+static void file_suppressions(const char *path)
 {
-	const char *path = ucsan_opts.suppressions;
 	char err[700];
-	code_suppressions();
-	if (!path || !*path) {
-		if (noted_other)
-			say("UCSAN: note: thread/mutex/signal/deadlock suppressions do not apply under ucsan; ignored\n");
-		return;
-	}
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t len = fd < 0 ? -1 : read(fd, text, sizeof(text) - 1);
 	if (fd >= 0)
@@ -205,11 +205,15 @@ void ucsan_suppressions_init(void)
 		_exit(1);
 	}
 	text[len] = '\0';
-	if (!ucsan_suppressions_parse(text, path, err, sizeof(err) - 1)) {
-		strcat(err, "\n");
-		say(err);
-		_exit(1);
-	}
+	parse_or_stop(text, path);
+}
+
+void ucsan_suppressions_init(void)
+{
+	const char *path = ucsan_opts.suppressions;
+	code_suppressions();
+	if (path && *path)
+		file_suppressions(path);
 	if (noted_other)
 		say("UCSAN: note: thread/mutex/signal/deadlock suppressions do not apply under ucsan; ignored\n");
 }
