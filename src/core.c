@@ -171,11 +171,8 @@ bool ucsan_sampling_by_time(void)
 }
 
 /* A new thread's first gaps, whatever the budget: its start-up and exit
- * are where lifecycle races live. Not much shorter: a pick and its stall
- * in every short thread's first half millisecond shift the timing the
- * cold watches of a short program meet in (tests/oneshot/progress.c:
- * docs/how-it-works.md, section 1). */
-#define START_GAP_NS 2000000ULL
+ * are where lifecycle races live. */
+#define START_GAP_NS 500000ULL
 /* Bounds of the ticks between two looks at the clock. */
 #define TICKS_MIN 8
 #define TICKS_MAX (1L << 20)
