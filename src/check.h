@@ -59,23 +59,16 @@ static ALWAYS_INLINE bool treated_as_marked(const volatile void *ptr, size_t siz
 static ALWAYS_INLINE void count_access(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type,
 				       uintptr_t ip, bool options)
 {
-	/* Marked accesses tick the sample clock; while the thread is special
-	 * the ticks stay far below 0, so each one comes out of line. */
 	if (treated_as_marked(ptr, size, type, options)) {
-		if (unlikely(--ctx->ticks < 0))
-			ucsan_marked_slow();
+		if (unlikely(ctx->lanes[0] < UCSAN_SPECIAL_THRESHOLD))
+			ucsan_special_marked();
 		return;
 	}
-	/*
-	 * Inline, nothing is counted: a decrement's store in every loop that
-	 * writes would cost as much as the rest of the check (sampling is by
-	 * time, core.c). Out of line (options: the gate forced open for
-	 * fixed skip_watch sampling, or a cold-site visit) stores count, and
-	 * reads too with skip_watch=0. A special thread's reads still take
-	 * the slow path: the program's come out of line (its hot path reads
-	 * the all-cold site table), libc's for it (never cold) test here.
-	 */
-	if (!options || (!(type & UCSAN_ACCESS_WRITE) && !ucsan_count_reads)) {
+	/* Reads are not counted: the decrement's store would be most of
+	 * their cost. A special thread's reads still take the slow path:
+	 * the program's come out of line (its hot path reads the all-cold
+	 * site table), libc's for it (never cold) test here. */
+	if (!(type & UCSAN_ACCESS_WRITE) && !(options && ucsan_count_reads)) {
 		if ((options || (type & UCSAN_ACCESS_NO_COLD)) && unlikely(ctx->lanes[0] < UCSAN_SPECIAL_THRESHOLD))
 			ucsan_slow_path(ptr, size, type, ip);
 		return;
@@ -136,18 +129,26 @@ static ALWAYS_INLINE void check_access(const volatile void *ptr, size_t size, in
 /*
  * A range (a struct copy, the bytes of a memcpy): the common case in one
  * step, as its chunks would each take it -- nothing watched, a warm site,
- * a thread that is not special. Returns false where the range needs the
- * whole check, chunk by chunk (ucsan_check_range()).
+ * and a countdown that outlasts them. Returns false where the range needs
+ * the whole check, chunk by chunk (ucsan_check_range()).
  */
-static ALWAYS_INLINE bool check_range_quick(int type, uintptr_t ip)
+static ALWAYS_INLINE bool check_range_quick(size_t size, int type, uintptr_t ip)
 {
 	struct ucsan_ctx *const ctx = &ucsan_ctx_tls;
 	const uint64_t gate = atomic_load_explicit(&ucsan_hot.gate, memory_order_relaxed);
 	if (gate_alone(gate))
 		return true;
-	/* Inline, nothing is counted (count_access()). */
-	return !(type & UCSAN_ACCESS_ATOMIC) && gate == 0 && !site_cold(ctx, type, ip) &&
-	       (!(type & UCSAN_ACCESS_NO_COLD) || ctx->lanes[0] >= UCSAN_SPECIAL_THRESHOLD);
+	const long chunks = (long)((size + UCSAN_SLOT_RANGE - 1) / UCSAN_SLOT_RANGE);
+	long *const lane = &ctx->lanes[site_lane(ip)];
+	if (!(type & UCSAN_ACCESS_ATOMIC) && gate == 0 && !site_cold(ctx, type, ip)) {
+		if (!(type & UCSAN_ACCESS_WRITE))
+			return !(type & UCSAN_ACCESS_NO_COLD) || ctx->lanes[0] >= UCSAN_SPECIAL_THRESHOLD;
+		if (*lane > chunks) {
+			*lane -= chunks;
+			return true;
+		}
+	}
+	return false;
 }
 
 #ifdef UCSAN_ENTRY_BITCODE

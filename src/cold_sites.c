@@ -500,7 +500,6 @@ void ucsan_cold_parked_poll(struct ucsan_ctx *ctx)
 void ucsan_cold_wakeup(void)
 {
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
-	ucsan_tick();
 	if (ctx->cold_parked && !ctx->signal_depth)
 		ucsan_cold_parked_poll(ctx);
 }
@@ -685,28 +684,9 @@ static void same_code_behind(struct ucsan_ctx *ctx, const uint8_t *table, uint16
 	ctx->waited_site = index;
 }
 
-/* The sampler thread pointed this thread's hot path at the all-cold
- * table (sampler.c): the table back, a look at the sample clock, and an
- * access at a site the thread is done with is only counted (it may be the
- * sample the look just started picking). */
-static bool take_nudge(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip)
-{
-	__atomic_store_n(&ctx->nudged, false, __ATOMIC_RELAXED);
-	ucsan_ctx_set_sites(ctx, ctx->sites);
-	ctx->ticks = 0;
-	ucsan_tick();
-	if (ucsan_ctx_sites(ctx)[site_index(ip)] != SITE_WARM)
-		return false;
-	count_access(ctx, ptr, size, type, ip, true);
-	return true;
-}
-
 NOINLINE void ucsan_cold_site(const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
-	if (unlikely(__atomic_load_n(&ctx->nudged, __ATOMIC_ACQUIRE)) && take_nudge(ctx, ptr, size, type, ip))
-		return;
-	ucsan_tick();
 	/* A special thread comes here for every plain access (its hot path
 	 * reads the all-cold table): at a site it is done with, only
 	 * counted, as its own table would have had it. */
@@ -1094,7 +1074,6 @@ void ucsan_sites_attach(struct ucsan_ctx *ctx)
 {
 	uint8_t *t = ucsan_sites_take();
 	ucsan_ctx_set_sites(ctx, t ? t : ucsan_sites_warm);
-	ucsan_sites_owner(t, ctx);
 	/* A thread started during a write stall -- its creator's store
 	 * just after pthread_create, likely -- runs parked: it meets that
 	 * watchpoint instead of cutting it short. Started, not first here:
@@ -1112,7 +1091,6 @@ void ucsan_sites_release(struct ucsan_ctx *ctx)
 {
 	unpark(ctx);
 	uint8_t *t = ucsan_ctx_sites(ctx);
-	ucsan_sites_owner(t, NULL);
 	ucsan_ctx_set_sites(ctx, ucsan_sites_warm);
 	if (t != ucsan_sites_warm && t != ucsan_sites_cold)
 		ucsan_sites_give_back(t);

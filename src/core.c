@@ -109,13 +109,8 @@ void ucsan_ctx_init(struct ucsan_ctx *ctx)
  * time stalled stays near B whatever the program does. With B=0, KCSAN's
  * fixed skip_watch.
  */
-static long time_next(struct ucsan_ctx *ctx, uint64_t cost_ns, uint64_t now);
-static uint64_t budget_clock(void);
-
 static long new_skip(struct ucsan_ctx *ctx, uint64_t cost_ns, uint64_t now)
 {
-	if (!gate_forced)
-		return time_next(ctx, cost_ns, now);
 	long n = ucsan_opts.skip_watch;
 	const long budget = ucsan_opts.overhead_budget;
 	const int period = ctx->periods;
@@ -146,100 +141,6 @@ static long new_skip(struct ucsan_ctx *ctx, uint64_t cost_ns, uint64_t now)
 	ctx->period_start_ns = budget > 0 ? now : 0;
 	ctx->period_skip = n;
 	return n;
-}
-
-/* === Sampling by time ===
- *
- * By default (overhead_budget > 0, no option forcing every access out of
- * line) the inlined check counts nothing: a store to a counter in every
- * loop that writes cost as much as the rest of the check. The next sample
- * is due instead at a point of the thread's CPU time, a gap that pays
- * for the last watch under the budget. The thread looks at its clock (a
- * system call) only at runtime entries -- marked accesses, locks and
- * releases, cold sites -- and only every so many of them, a number set
- * from their rate so that it looks about twice per gap. When a sample is
- * due it is picked among the next accesses, reads included
- * (start_pick()). A thread that never enters the runtime is nudged into
- * looking by the sampler thread (sampler.c). With fixed sampling
- * (skip_watch) the gate is forced open and stores count out of line, as
- * in the kernel.
- */
-
-bool ucsan_sampling_by_time(void)
-{
-	return atomic_load(&gate_ready) && !gate_forced;
-}
-
-/* A new thread's first gaps, whatever the budget: its start-up and exit
- * are where lifecycle races live. */
-#define START_GAP_NS 500000ULL
-/* Bounds of the ticks between two looks at the clock. */
-#define TICKS_MIN 8
-#define TICKS_MAX (1L << 20)
-
-static long time_next(struct ucsan_ctx *ctx, uint64_t cost_ns, uint64_t now)
-{
-	const long budget = ucsan_opts.overhead_budget;
-	const int period = ctx->periods;
-	if (period < FIXED_START_PERIODS)
-		ctx->periods++;
-	uint64_t gap = START_GAP_NS;
-	if (period >= FIXED_START_PERIODS)
-		gap = cost_ns * (uint64_t)(100 - budget) / (uint64_t)budget;
-	if (gap > 0 && ucsan_opts.skip_watch_randomize) {
-		const uint64_t r = ((uint64_t)ucsan_rand32(ctx) * gap) >> 32;
-		/* A thread starts at a random phase; later gaps are uniform
-		 * in [gap/2, 3gap/2), which keeps the mean. */
-		gap = period == 0 ? r : gap / 2 + r;
-	}
-	ctx->sample_gap_ns = gap;
-	ctx->sample_due_ns = now + gap;
-	ctx->period_start_ns = now;
-	ctx->period_skip = SKIP_MAX;
-	if (ctx->lanes[0] >= UCSAN_SPECIAL_THRESHOLD)
-		ctx->ticks = ctx->ticks_given = TICKS_MIN;
-	return SKIP_MAX;
-}
-
-static bool start_pick(struct ucsan_ctx *ctx);
-
-static void sample_tick(struct ucsan_ctx *ctx)
-{
-	/* Special: every marked access stays out of line. */
-	if (ctx->lanes[0] < UCSAN_SPECIAL_THRESHOLD) {
-		ctx->ticks = UCSAN_SPECIAL_SKIP;
-		return;
-	}
-	const long came = ctx->ticks_given + 1;
-	ctx->ticks = ctx->ticks_given = TICKS_MIN;
-	if (gate_forced || !ctx->initialized || ctx->signal_depth || ctx->disable_count ||
-	    (ucsan_single_threaded() && !ucsan_opts.interrupt_watcher))
-		return;
-	const uint64_t now = budget_clock();
-	ucsan_sites_looked(ctx->sites);
-	/* Nothing due yet (a thread that began in an API call, or was
-	 * alone): its first gap starts now. */
-	if (!ctx->sample_due_ns) {
-		ctx->periods = 0;
-		time_next(ctx, 0, now);
-		return;
-	}
-	if (now >= ctx->sample_due_ns) {
-		if (!start_pick(ctx))
-			time_next(ctx, 0, now);
-		return;
-	}
-	/* Not yet: look again after about half the time left, at the rate
-	 * the ticks came since the last look. */
-	const uint64_t since = now - ctx->period_start_ns;
-	const double want = (double)came / (double)(since ? since : 1) * (double)(ctx->sample_due_ns - now) / 2;
-	ctx->ticks = ctx->ticks_given = want < TICKS_MIN ? TICKS_MIN : want > TICKS_MAX ? TICKS_MAX : (long)want;
-	ctx->period_start_ns = now;
-}
-
-NOINLINE void ucsan_sample_tick(void)
-{
-	UCSAN_KEEP_ERRNO(sample_tick(&ucsan_ctx_tls));
 }
 
 /* === The countdown's lanes ===
@@ -365,11 +266,9 @@ void ucsan_ctx_update_special(struct ucsan_ctx *ctx)
 	if (special) {
 		ctx->saved_skip = lanes_total(ctx);
 		lanes_fill(ctx, UCSAN_SPECIAL_SKIP);
-		ctx->ticks = UCSAN_SPECIAL_SKIP;
 	} else {
 		lanes_fill(ctx, 0);
 		lanes_set(ctx, ctx->saved_skip > 0 ? ctx->saved_skip : 0);
-		ctx->ticks = ctx->ticks_given = TICKS_MIN;
 	}
 	ctx->special = special;
 	ucsan_ctx_set_sites(ctx, ctx->sites);
@@ -491,6 +390,8 @@ static _Atomic(uint64_t) *insert_watchpoint(uintptr_t addr, size_t size, bool is
 	return NULL;
 }
 
+static uint64_t budget_clock(void);
+
 /* The armed summary: bit i is set while a word with index i mod 64 is in
  * use. The runtime's own check tests it before reading the table. */
 static void summary_or(uint64_t bit)
@@ -561,8 +462,7 @@ bool ucsan_count_reads;
 void ucsan_gate_init(void)
 {
 	ucsan_count_reads = ucsan_opts.skip_watch == 0 && ucsan_opts.overhead_budget == 0;
-	gate_forced = ucsan_opts.ignore_atomics || ucsan_opts.assume_plain_writes_atomic ||
-		      ucsan_opts.overhead_budget == 0;
+	gate_forced = ucsan_opts.ignore_atomics || ucsan_opts.assume_plain_writes_atomic || ucsan_count_reads;
 	atomic_store(&gate_ready, true);
 	if (!gate_forced)
 		return;
@@ -852,14 +752,8 @@ static long unwatched_skip(struct ucsan_ctx *ctx)
 {
 	/* Alone, nothing is watched until the thread starts another, and
 	 * then its countdown starts afresh (ucsan_countdown_threads_begin()). */
-	if (ucsan_single_threaded() && !ucsan_opts.interrupt_watcher) {
-		ctx->sample_due_ns = 0;
+	if (ucsan_single_threaded() && !ucsan_opts.interrupt_watcher)
 		return SKIP_MAX;
-	}
-	if (!gate_forced) {
-		ctx->sample_due_ns = budget_clock() + (ctx->sample_gap_ns ? ctx->sample_gap_ns : START_GAP_NS);
-		return SKIP_MAX;
-	}
 	return ctx->period_skip > ucsan_opts.skip_watch ? ctx->period_skip : ucsan_opts.skip_watch;
 }
 
@@ -869,10 +763,6 @@ void ucsan_countdown_threads_begin(struct ucsan_ctx *ctx)
 {
 	if (!ctx->initialized || ctx->signal_depth)
 		return;
-	if (!gate_forced) {
-		ctx->sample_due_ns = 0; /* the next tick starts a first gap */
-		return;
-	}
 	const long period = ctx->period_skip > ucsan_opts.skip_watch ? ctx->period_skip : ucsan_opts.skip_watch;
 	const long n = period > 0 ? (long)(ucsan_rand32(ctx) % (uint32_t)(period < SKIP_MAX ? period : SKIP_MAX)) : 0;
 	if (ucsan_ctx_countdown(ctx) > n)
@@ -941,14 +831,6 @@ static void special_path(struct ucsan_ctx *ctx, const volatile void *ptr, size_t
 static void special_marked(void)
 {
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
-	/* Sampling by time picks among the next accesses, marked ones too: a
-	 * loop of atomics alone must not keep the thread special. A marked
-	 * access cannot be watched; the sample is given up. */
-	if (ctx->picking && !gate_forced && --ctx->saved_skip < 0) {
-		ctx->saved_skip = unwatched_skip(ctx);
-		ctx->picking = false;
-		ucsan_ctx_update_special(ctx);
-	}
 	ucsan_cold_unpublished_access(ctx, NULL, UCSAN_ACCESS_ATOMIC);
 	if (ctx->value_check)
 		ucsan_value_check_run(ctx, false);
@@ -957,18 +839,9 @@ static void special_marked(void)
 		check_scoped_accesses(ctx);
 }
 
-/* A marked access's tick ran out: special (ucsan_ctx_update_special()
- * keeps the ticks far below 0 then), or a look at the sample clock. */
-NOINLINE void ucsan_marked_slow(void)
+NOINLINE void ucsan_special_marked(void)
 {
-	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
-	if (ctx->lanes[0] < UCSAN_SPECIAL_THRESHOLD) {
-		UCSAN_KEEP_ERRNO(special_marked());
-		if (ctx->lanes[0] < UCSAN_SPECIAL_THRESHOLD)
-			ctx->ticks = UCSAN_SPECIAL_SKIP;
-	} else {
-		UCSAN_KEEP_ERRNO(sample_tick(ctx));
-	}
+	UCSAN_KEEP_ERRNO(special_marked());
 }
 
 /* First access of this thread (or of the process, before our constructor
@@ -1023,18 +896,6 @@ static bool pick_sample(struct ucsan_ctx *ctx)
 	ctx->picking = true;
 	ucsan_ctx_update_special(ctx);
 	ctx->saved_skip = k - 1;
-	return true;
-}
-
-/* Sampling by time: a sample is due at a runtime entry, which is no
- * plain access; it falls on one of the next PICK_SPAN accesses. */
-static bool start_pick(struct ucsan_ctx *ctx)
-{
-	if (ctx->picking)
-		return false;
-	ctx->picking = true;
-	ucsan_ctx_update_special(ctx);
-	ctx->saved_skip = (long)(ucsan_rand32(ctx) % PICK_SPAN);
 	return true;
 }
 
@@ -1177,6 +1038,6 @@ static NOINLINE void check_chunks(const volatile void *ptr, size_t size, int typ
 
 void ucsan_check_range(const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
-	if (!check_range_quick(type, ip))
+	if (!check_range_quick(size, type, ip))
 		check_chunks(ptr, size, type, ip);
 }

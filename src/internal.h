@@ -106,10 +106,6 @@ struct ucsan_ctx {
 	 * TLS therefore routes a thread's first access into the slow path,
 	 * which initializes the rest. */
 	long lanes[UCSAN_LANES];
-	/* Runtime entries (marked accesses, locks, releases, cold sites) to
-	 * go before the thread looks at the clock for its next sample, when
-	 * sampling is by time (core.c, ucsan_sample_tick()). */
-	long ticks;
 	/* > 0: this thread checks nothing (runtime-internal work such as
 	 * reporting, or a user-disabled region). */
 	int disable_count;
@@ -155,11 +151,6 @@ struct ucsan_ctx {
 	 * many plain accesses it was set to skip. */
 	uint64_t period_start_ns;
 	long period_skip;
-	/* Sampling by time: when the next sample is due, and the gap that
-	 * led to it. */
-	uint64_t sample_due_ns;
-	uint64_t sample_gap_ns;
-	long ticks_given; /* what ticks was set to at the last look */
 	long lane_given[UCSAN_LANES]; /* each lane's credit when last handed out */
 	long lane_used[UCSAN_LANES];  /* and what each used lately (core.c) */
 	/* The countdown's last few accesses, counted one by one in the slow
@@ -251,7 +242,6 @@ struct ucsan_ctx {
 	 * thread is special (ucsan_ctx_set_sites()). */
 	const uint8_t *sites;
 	const uint8_t *hot_sites;
-	bool nudged; /* by the sampler thread: see ucsan_ctx_nudge() */
 	/* This thread's record in thread_info.c, for reports. */
 	struct ucsan_thread_info *thread_info;
 	/* Where in its own stack it handed something to threads it created,
@@ -424,14 +414,6 @@ void ucsan_cold_polls_after_fork(void);
  * table only. */
 extern const uint8_t ucsan_sites_warm[UCSAN_SITES];
 uint8_t *ucsan_sites_take(void);
-/* The pool table's owner (NULL: it ends), for the sampler thread; its
- * owner looked at its sample clock; the owners that have not looked since
- * the last call (seen[] keeps the counts) and are not blocked in a wait,
- * nudged (ucsan_ctx_nudge()). */
-#define UCSAN_SITE_POOL 64
-void ucsan_sites_owner(const uint8_t *t, struct ucsan_ctx *ctx);
-void ucsan_sites_looked(const uint8_t *t);
-void ucsan_sites_nudge_idle(uint32_t seen[UCSAN_SITE_POOL]);
 void ucsan_sites_give_back(uint8_t *t);
 void ucsan_sites_pool_after_fork(const uint8_t *mine);
 /* The first site the owner of table t ran and its thread argument (noted
@@ -479,21 +461,8 @@ static inline uint8_t *ucsan_ctx_sites(const struct ucsan_ctx *ctx)
 static inline void ucsan_ctx_set_sites(struct ucsan_ctx *ctx, const uint8_t *t)
 {
 	ctx->sites = t;
-	/* The sampler thread may swap it too (ucsan_ctx_nudge()). */
-	__atomic_store_n(&ctx->hot_sites, ctx->special ? ucsan_sites_cold : t, __ATOMIC_RELAXED);
+	ctx->hot_sites = ctx->special ? ucsan_sites_cold : t;
 }
-/* From the sampler thread: the thread's next access out of line, where it
- * looks at its sample clock (cold_sites.c, take_nudge()). */
-static inline void ucsan_ctx_nudge(struct ucsan_ctx *ctx)
-{
-	__atomic_store_n(&ctx->hot_sites, ucsan_sites_cold, __ATOMIC_RELAXED);
-	__atomic_store_n(&ctx->nudged, true, __ATOMIC_RELEASE);
-}
-/* The sampler thread (sampler.c): started with the program's first
- * thread while sampling is by time; a forked child starts its own. */
-void ucsan_sampler_start(void);
-bool ucsan_sampling_by_time(void);
-void ucsan_sampler_after_fork(void);
 
 /* The memory of the objects loaded at start-up (segments.c): their
  * static variables, and what can never be written. */
@@ -634,16 +603,15 @@ NOINLINE void ucsan_found_watchpoint(const volatile void *ptr, size_t size, int 
 UCSAN_FOR_ENTRY NOINLINE void ucsan_slow_path(const volatile void *ptr, size_t size, int type, uintptr_t ip);
 /* check_access() while something is watched (check.h). */
 UCSAN_FOR_ENTRY NOINLINE void ucsan_check_armed(const volatile void *ptr, size_t size, int type, uintptr_t ip);
-/* A marked access whose tick ran out: a special thread's (only its
- * scoped checks to run), or time to look at the sample clock. */
-UCSAN_FOR_ENTRY NOINLINE void ucsan_marked_slow(void);
+/* A marked access by a special thread: only its scoped checks to run. */
+UCSAN_FOR_ENTRY NOINLINE void ucsan_special_marked(void);
 /* Called once by an executable's entry points (entry.c), which must share
  * the runtime's state: dies if they do not. */
 UCSAN_FOR_ENTRY void ucsan_entry_attach(struct ucsan_ctx *ctx, struct ucsan_hot *hot, const uint8_t *sites_cold,
 					const void *text_start, const void *text_end, unsigned abi);
 /* How many executables' entry points attached (0 or 1), for tests. */
 UCSAN_EXPORT int __ucsan_debug_entry_attached(void);
-#define UCSAN_ENTRY_ABI 19
+#define UCSAN_ENTRY_ABI 18
 /* Enter or leave special mode after annotation state changed (or a store
  * began or stopped waiting for its publication: cold_sites.c). */
 void ucsan_ctx_update_special(struct ucsan_ctx *ctx);
@@ -678,17 +646,9 @@ void ucsan_reorder_set(struct ucsan_ctx *ctx, const volatile void *ptr, size_t s
 void ucsan_reorder_check(struct ucsan_ctx *ctx);
 /* __tsan_func_exit while a pending access belongs to the returning frame. */
 NOINLINE void ucsan_reorder_func_exit(struct ucsan_ctx *ctx);
-/* A runtime entry while sampling by time: now and then, is a sample due? */
-UCSAN_FOR_ENTRY NOINLINE void ucsan_sample_tick(void);
-static inline void ucsan_tick(void)
-{
-	if (unlikely(--ucsan_ctx_tls.ticks < 0))
-		ucsan_sample_tick();
-}
 /* A release operation: retires the thread's pending access, if any. */
 static inline void ucsan_release_point(void)
 {
-	ucsan_tick();
 	if (unlikely(ucsan_ctx_tls.reorder.size != 0))
 		ucsan_barrier(BARRIER_RELEASE);
 	ucsan_ctx_tls.unpublished.ptr = NULL;

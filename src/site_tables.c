@@ -22,7 +22,7 @@
 
 const uint8_t ucsan_sites_warm[UCSAN_SITES] __attribute__((aligned(4096))) = { [0 ... UCSAN_SITES - 1] = SITE_WARM };
 
-#define SITE_POOL UCSAN_SITE_POOL
+#define SITE_POOL 64
 static uint8_t site_pool[SITE_POOL][UCSAN_SITES] __attribute__((aligned(4096)));
 static _Atomic uint64_t site_pool_used;
 /* Each pool table's first site, plus one (0: none yet); and whether its
@@ -38,13 +38,6 @@ static _Atomic uint32_t pool_wait_stamp[SITE_POOL];
 /* How many pool tables' owners wait: the common answer, "not all", in
  * one load. */
 static _Atomic int pool_waiters;
-
-/* Each pool table's owner, for the sampler thread's nudges (sampler.c),
- * under a lock of its own: the owner's context is in its TLS, gone once
- * it has ended. And how often the owner looked at its sample clock. */
-static struct ucsan_ctx *pool_owner[SITE_POOL];
-static _Atomic bool pool_owner_lock[SITE_POOL];
-static _Atomic uint32_t pool_looks[SITE_POOL];
 
 /* The pool slot of a table, or -1 for the shared ones. */
 static int pool_slot(const uint8_t *t)
@@ -62,51 +55,6 @@ uint8_t *ucsan_sites_take(void)
 			return site_pool[i];
 	}
 	return NULL;
-}
-
-static void owner_lock(int i)
-{
-	while (atomic_exchange_explicit(&pool_owner_lock[i], true, memory_order_acquire))
-		ucsan_cpu_relax();
-}
-
-static void owner_unlock(int i)
-{
-	atomic_store_explicit(&pool_owner_lock[i], false, memory_order_release);
-}
-
-void ucsan_sites_owner(const uint8_t *t, struct ucsan_ctx *ctx)
-{
-	const int i = pool_slot(t);
-	if (i < 0)
-		return;
-	owner_lock(i);
-	pool_owner[i] = ctx;
-	owner_unlock(i);
-}
-
-void ucsan_sites_looked(const uint8_t *t)
-{
-	const int i = pool_slot(t);
-	if (i >= 0)
-		atomic_fetch_add_explicit(&pool_looks[i], 1, memory_order_relaxed);
-}
-
-void ucsan_sites_nudge_idle(uint32_t seen[UCSAN_SITE_POOL])
-{
-	const uint64_t used = atomic_load(&site_pool_used);
-	for (int i = 0; i < SITE_POOL; i++) {
-		const uint32_t looks = atomic_load_explicit(&pool_looks[i], memory_order_relaxed);
-		const bool idle = looks == seen[i];
-		seen[i] = looks;
-		/* Blocked in a wait: no access to sample. */
-		if (!idle || !(used & (1ULL << i)) || atomic_load_explicit(&pool_waiting[i], memory_order_relaxed))
-			continue;
-		owner_lock(i);
-		if (pool_owner[i])
-			ucsan_ctx_nudge(pool_owner[i]);
-		owner_unlock(i);
-	}
 }
 
 void ucsan_sites_give_back(uint8_t *t)
@@ -137,9 +85,6 @@ void ucsan_sites_pool_after_fork(const uint8_t *mine)
 			atomic_store_explicit(&pool_arg[i], 0, memory_order_relaxed);
 		}
 		atomic_store_explicit(&pool_waiting[i], false, memory_order_relaxed);
-		if (!(keep & (1ULL << i)))
-			pool_owner[i] = NULL;
-		atomic_store_explicit(&pool_owner_lock[i], false, memory_order_relaxed);
 	}
 	atomic_store(&pool_waiters, 0);
 	ucsan_ctx_tls.disable_count--;

@@ -317,8 +317,6 @@ int ucsan_thread_create(pthread_t *t, const pthread_attr_t *a, void *(*start)(vo
 	ucsan_cold_stack_handed(arg);
 	/* Before the thread exists: its first access must be checked. */
 	count_new_thread();
-	if (ucsan_sampling_by_time())
-		ucsan_sampler_start();
 	int ret = f(t, a, thread_trampoline, ts);
 	if (ret != 0) {
 		count_thread_gone();
@@ -336,7 +334,6 @@ void ucsan_threads_after_fork(void)
 	atomic_store_explicit(&alone_lock, NULL, memory_order_relaxed);
 	ucsan_threads_alone_update();
 	ucsan_sites_after_fork();
-	ucsan_sampler_after_fork();
 	ucsan_thread_info_after_fork();
 }
 

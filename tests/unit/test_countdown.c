@@ -1,12 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Unit tests: sampling (core.c). By default the inlined check counts
- * nothing and a sample is due by time: the thread looks at its clock at
- * runtime entries (ticks) and picks one of its next accesses when the
- * time has come. With fixed sampling (skip_watch) stores count out of
- * line, in a countdown kept in lanes: whatever lanes the accesses fall
- * in, the sample must land on the access a single counter would pick, the
- * one after the countdown's n skipped accesses. A read leaves it alone.
+ * Unit tests: the sampling countdown kept in lanes (core.c). Whatever
+ * lanes the accesses fall in, the sample must land on the access a single
+ * counter would pick: the one after the countdown's n skipped accesses.
+ * Only stores count (check.h): a read leaves the countdown alone.
  * A thread whose accesses move to other lanes late in the period (its
  * main loop ends, its exit path runs) must not have the sample taken
  * early, by the first access of the new lanes.
@@ -40,7 +37,7 @@ static long sampled_access(long n, long switch_at)
 	for (long i = 0; i < 4 * n + 64; i++) {
 		const unsigned lane = i < switch_at ? (unsigned)(i % 6) : 6 + (unsigned)(i % 2);
 		const long before = ucsan_ctx_countdown(ctx);
-		count_access(ctx, &data[i % 64], 4, UCSAN_ACCESS_WRITE, ip_in_lane(lane, (unsigned)(i / 8) % 16), true);
+		count_access(ctx, &data[i % 64], 4, UCSAN_ACCESS_WRITE, ip_in_lane(lane, (unsigned)(i / 8) % 16), false);
 		if (ucsan_ctx_countdown(ctx) > before)
 			return i;
 	}
@@ -56,74 +53,11 @@ static int counts_one_each(void)
 	for (long i = 0; i < 5000; i++) {
 		const long before = ucsan_ctx_countdown(ctx);
 		count_access(ctx, &data[i % 64], 4, UCSAN_ACCESS_WRITE, ip_in_lane((unsigned)(i * 7 % 8), 0),
-			     true);
+			     false);
 		if (ucsan_ctx_countdown(ctx) != before - 1)
 			return 0;
 	}
 	return 1;
-}
-
-/* Inline, stores count no more than reads do: sampling is by time. */
-static int inline_stores_not_counted(void)
-{
-	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
-	ucsan_ctx_set_countdown(ctx, 10);
-	ctx->period_skip = 10;
-	for (long i = 0; i < 5000; i++) {
-		count_access(ctx, &data[i % 64], 4, UCSAN_ACCESS_WRITE, ip_in_lane((unsigned)(i % 8), 0), false);
-		if (ucsan_ctx_countdown(ctx) != 10)
-			return 0;
-	}
-	return 1;
-}
-
-/* A sample due at a tick: the thread starts picking one of its next
- * accesses. Not due yet: no pick, and the next look is some ticks away. */
-static int tick_picks_when_due(void)
-{
-	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
-	/* Alone, nothing is sampled: let the thread watch its own. */
-	ucsan_opts.interrupt_watcher = true;
-	int ok = !ctx->picking && !ctx->special;
-	ctx->sample_due_ns = ucsan_now_ns() + 1000000000ULL;
-	ctx->ticks = 0;
-	ucsan_tick(); /* 0 -> -1: a look at the clock */
-	ok = ok && !ctx->picking && ctx->ticks >= 8;
-	ctx->sample_due_ns = 1;
-	ctx->ticks = 0;
-	ucsan_tick();
-	ok = ok && ctx->picking && ctx->special && ctx->ticks < 0;
-	/* The pick falls on one of the next 256 accesses, reads included. */
-	for (long i = 0; i < 256 && ctx->picking; i++)
-		count_access(ctx, &data[i % 64], 4, 0, ip_in_lane((unsigned)(i % 8), 1), true);
-	ok = ok && !ctx->picking && !ctx->special && ctx->ticks >= 0;
-	ucsan_opts.interrupt_watcher = false;
-	return ok;
-}
-
-/* The sampler thread's nudge: the thread's hot path reads the all-cold
- * table until its next access, which puts its own back and looks at the
- * sample clock; the sampler nudges an owner that has not looked since its
- * last visit, and only such a one. */
-static int nudge_takes_a_look(void)
-{
-	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
-	uint8_t *t = ucsan_ctx_sites(ctx);
-	const uintptr_t ip = ip_in_lane(3, 5);
-	t[site_index(ip)] = SITE_WARM;
-	uint32_t seen[UCSAN_SITE_POOL] = { 0 };
-	ucsan_sites_nudge_idle(seen); /* notes the looks so far */
-	int ok = !ctx->nudged;
-	ucsan_sites_looked(t);
-	ucsan_sites_nudge_idle(seen);
-	ok = ok && !ctx->nudged && ctx->hot_sites == t;
-	ucsan_sites_nudge_idle(seen); /* no look since: nudged */
-	ok = ok && ctx->nudged && ctx->hot_sites == ucsan_sites_cold;
-	ctx->ticks = 1000;
-	ucsan_cold_site(&data[0], 4, 0, ip);
-	ok = ok && !ctx->nudged && ctx->hot_sites == t && ctx->ticks < 999;
-	t[site_index(ip)] = 0;
-	return ok;
 }
 
 /* Plain reads, however many, neither count nor sample. */
@@ -168,7 +102,7 @@ static long pick_takes_reads(void)
 	for (int tries = 0; tries < 64; tries++) {
 		ucsan_ctx_set_countdown(ctx, 0);
 		ctx->period_skip = 4000;
-		count_access(ctx, &data[0], 4, UCSAN_ACCESS_WRITE, ip_in_lane(0, 0), true);
+		count_access(ctx, &data[0], 4, UCSAN_ACCESS_WRITE, ip_in_lane(0, 0), false);
 		if (!ctx->picking)
 			continue; /* sampled at the store itself (1 in 256) */
 		if (!ctx->special)
@@ -192,9 +126,6 @@ int main(void)
 
 	CHECK("counts_one_each", counts_one_each());
 	CHECK("reads_not_counted", reads_not_counted());
-	CHECK("inline_stores_not_counted", inline_stores_not_counted());
-	CHECK("tick_picks_when_due", tick_picks_when_due());
-	CHECK("nudge_takes_a_look", nudge_takes_a_look());
 	CHECK("reads_counted_out_of_line", reads_counted_out_of_line());
 	CHECK("pick_takes_reads", pick_takes_reads() >= 0);
 	CHECK("one_lane_phase_exact", sampled_access(4000, 1L << 30) == 4000);
