@@ -684,9 +684,26 @@ static void same_code_behind(struct ucsan_ctx *ctx, const uint8_t *table, uint16
 	ctx->waited_site = index;
 }
 
+/* The sampler thread pointed this thread's hot path at the all-cold
+ * table (the time floor, core.c): its own table back, and a sample if
+ * its period has run its time. An access at a site the thread is done
+ * with is then only counted (it may be the first of the pick). */
+static bool take_nudge(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip)
+{
+	atomic_store_explicit(&ctx->nudged, false, memory_order_relaxed);
+	ucsan_ctx_set_sites(ctx, ctx->sites);
+	ucsan_sample_nudged(ctx);
+	if (ucsan_ctx_sites(ctx)[site_index(ip)] != SITE_WARM)
+		return false;
+	count_access(ctx, ptr, size, type, ip, true);
+	return true;
+}
+
 NOINLINE void ucsan_cold_site(const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	if (unlikely(atomic_load_explicit(&ctx->nudged, memory_order_acquire)) && take_nudge(ctx, ptr, size, type, ip))
+		return;
 	/* A special thread comes here for every plain access (its hot path
 	 * reads the all-cold table): at a site it is done with, only
 	 * counted, as its own table would have had it. */
@@ -1074,6 +1091,7 @@ void ucsan_sites_attach(struct ucsan_ctx *ctx)
 {
 	uint8_t *t = ucsan_sites_take();
 	ucsan_ctx_set_sites(ctx, t ? t : ucsan_sites_warm);
+	ucsan_sites_owner(t, ctx);
 	/* A thread started during a write stall -- its creator's store
 	 * just after pthread_create, likely -- runs parked: it meets that
 	 * watchpoint instead of cutting it short. Started, not first here:
@@ -1091,6 +1109,7 @@ void ucsan_sites_release(struct ucsan_ctx *ctx)
 {
 	unpark(ctx);
 	uint8_t *t = ucsan_ctx_sites(ctx);
+	ucsan_sites_owner(t, NULL);
 	ucsan_ctx_set_sites(ctx, ucsan_sites_warm);
 	if (t != ucsan_sites_warm && t != ucsan_sites_cold)
 		ucsan_sites_give_back(t);

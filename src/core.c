@@ -109,6 +109,8 @@ void ucsan_ctx_init(struct ucsan_ctx *ctx)
  * time stalled stays near B whatever the program does. With B=0, KCSAN's
  * fixed skip_watch.
  */
+static void time_floor_next(struct ucsan_ctx *ctx, uint64_t gap_ns);
+
 static long new_skip(struct ucsan_ctx *ctx, uint64_t cost_ns, uint64_t now)
 {
 	long n = ucsan_opts.skip_watch;
@@ -140,7 +142,70 @@ static long new_skip(struct ucsan_ctx *ctx, uint64_t cost_ns, uint64_t now)
 	}
 	ctx->period_start_ns = budget > 0 ? now : 0;
 	ctx->period_skip = n;
+	time_floor_next(ctx, budget > 0 && period >= FIXED_START_PERIODS ? (uint64_t)cost_ns * (uint64_t)(100 - budget) / (uint64_t)budget : 0);
 	return n;
+}
+
+/* === The time floor ===
+ *
+ * Only stores count towards the next sample (check.h): a thread in a loop
+ * of reads -- a poller, a reader of a shared table, a worker that only
+ * looks -- would never be sampled, and its reads race too. So a period
+ * also ends with the CPU time it may take under the budget (the gap that
+ * pays for the last watch; TIME_START_GAP_NS for a thread's first
+ * periods). The thread never looks at its clock for it: the sampler thread
+ * (sampler.c) nudges each pool-table owner whose period began longer ago
+ * in monotonic time than the gap (CPU time can only be shorter), and the
+ * thread's next plain access comes out of line, reads the CPU clock, and
+ * picks a sample among its next accesses if the period has run its time
+ * (ucsan_sample_nudged()). A thread whose stores keep sampling it is
+ * nudged a few times a period at most. Off with time_floor=0 or fixed
+ * sampling (overhead_budget=0).
+ */
+#define TIME_START_GAP_NS 2000000ULL
+
+static uint64_t budget_clock(void);
+
+bool ucsan_time_floor_on(void)
+{
+	return ucsan_opts.time_floor && ucsan_opts.overhead_budget > 0 && !gate_forced;
+}
+
+static void time_floor_next(struct ucsan_ctx *ctx, uint64_t gap_ns)
+{
+	if (!ucsan_time_floor_on())
+		return;
+	ctx->time_gap_ns = gap_ns ? gap_ns : TIME_START_GAP_NS;
+	ctx->period_wall_ns = ucsan_now_ns();
+	atomic_store_explicit(&ctx->nudge_after_ns, ctx->period_wall_ns + ctx->time_gap_ns, memory_order_relaxed);
+}
+
+static bool start_time_pick(struct ucsan_ctx *ctx);
+
+void ucsan_sample_nudged(struct ucsan_ctx *ctx)
+{
+	if (!ucsan_time_floor_on() || !ctx->initialized || ctx->signal_depth || ctx->disable_count || ctx->special ||
+	    !ctx->period_wall_ns || ucsan_single_threaded())
+		return;
+	const uint64_t wall = ucsan_now_ns();
+	const uint64_t cpu = budget_clock();
+	const uint64_t ran = cpu > ctx->period_start_ns ? cpu - ctx->period_start_ns : 0;
+	if (ran >= ctx->time_gap_ns && start_time_pick(ctx)) {
+		/* Not again before the sample resets the period. */
+		atomic_store_explicit(&ctx->nudge_after_ns, wall + ctx->time_gap_ns, memory_order_relaxed);
+		return;
+	}
+	/* Not yet: back when the thread can have run the rest, at the share
+	 * of a CPU it had since the period began (a thread among many on
+	 * few CPUs runs a fraction of the wall time). */
+	const uint64_t since = wall > ctx->period_wall_ns ? wall - ctx->period_wall_ns : 0;
+	double share = since ? (double)ran / (double)since : 1.0;
+	if (share < 1.0 / 64)
+		share = 1.0 / 64;
+	if (share > 1.0)
+		share = 1.0;
+	const uint64_t left = ran < ctx->time_gap_ns ? ctx->time_gap_ns - ran : ctx->time_gap_ns;
+	atomic_store_explicit(&ctx->nudge_after_ns, wall + (uint64_t)((double)left / share), memory_order_relaxed);
 }
 
 /* === The countdown's lanes ===
@@ -818,6 +883,7 @@ static void special_path(struct ucsan_ctx *ctx, const volatile void *ptr, size_t
 		ctx->saved_skip = sample(ctx, ptr, size, type, ip);
 		if (ctx->picking) {
 			ctx->picking = false;
+			ctx->time_pick = false;
 			ucsan_ctx_update_special(ctx);
 		}
 	}
@@ -831,6 +897,15 @@ static void special_path(struct ucsan_ctx *ctx, const volatile void *ptr, size_t
 static void special_marked(void)
 {
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	/* A nudge's pick counts marked accesses too, and a marked access is
+	 * never watched: given up, so that a loop of atomics does not keep
+	 * the thread special. The store count goes on where it was. */
+	if (ctx->time_pick && --ctx->saved_skip < 0) {
+		ctx->saved_skip = ctx->pick_saved_skip;
+		ctx->picking = false;
+		ctx->time_pick = false;
+		ucsan_ctx_update_special(ctx);
+	}
 	ucsan_cold_unpublished_access(ctx, NULL, UCSAN_ACCESS_ATOMIC);
 	if (ctx->value_check)
 		ucsan_value_check_run(ctx, false);
@@ -896,6 +971,20 @@ static bool pick_sample(struct ucsan_ctx *ctx)
 	ctx->picking = true;
 	ucsan_ctx_update_special(ctx);
 	ctx->saved_skip = k - 1;
+	return true;
+}
+
+/* A nudge found the period over: the sample falls on one of the next
+ * PICK_SPAN accesses (reads included), as a store count's does. */
+static bool start_time_pick(struct ucsan_ctx *ctx)
+{
+	if (ucsan_count_reads || ctx->picking)
+		return false;
+	ctx->picking = true;
+	ctx->time_pick = true;
+	ucsan_ctx_update_special(ctx);
+	ctx->pick_saved_skip = ctx->saved_skip;
+	ctx->saved_skip = (long)(ucsan_rand32(ctx) % PICK_SPAN);
 	return true;
 }
 

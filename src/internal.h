@@ -127,6 +127,11 @@ struct ucsan_ctx {
 	/* The countdown ran out at a store: the sample falls a few accesses
 	 * later, reads counted too, out of line (core.c, pick_sample()). */
 	bool picking;
+	/* The pick was started by a nudge (core.c, ucsan_sample_nudged()):
+	 * marked accesses count towards it too, and what the store count had
+	 * left waits in pick_saved_skip. */
+	bool time_pick;
+	long pick_saved_skip;
 	bool in_flat_atomic;
 	bool in_scoped_check;
 	int atomic_nest_count;
@@ -151,6 +156,13 @@ struct ucsan_ctx {
 	 * many plain accesses it was set to skip. */
 	uint64_t period_start_ns;
 	long period_skip;
+	/* The time floor (core.c, sampler.c): the CPU time a period may last
+	 * before the thread is nudged into a sample, the monotonic time the
+	 * period began, and not before when (monotonic) the sampler thread
+	 * nudges it -- written by the thread, read by the sampler. */
+	uint64_t time_gap_ns;
+	uint64_t period_wall_ns;
+	_Atomic uint64_t nudge_after_ns;
 	long lane_given[UCSAN_LANES]; /* each lane's credit when last handed out */
 	long lane_used[UCSAN_LANES];  /* and what each used lately (core.c) */
 	/* The countdown's last few accesses, counted one by one in the slow
@@ -242,6 +254,9 @@ struct ucsan_ctx {
 	 * thread is special (ucsan_ctx_set_sites()). */
 	const uint8_t *sites;
 	const uint8_t *hot_sites;
+	/* Set by the sampler thread with hot_sites pointed at the all-cold
+	 * table: ucsan_ctx_nudge(). */
+	_Atomic bool nudged;
 	/* This thread's record in thread_info.c, for reports. */
 	struct ucsan_thread_info *thread_info;
 	/* Where in its own stack it handed something to threads it created,
@@ -461,8 +476,29 @@ static inline uint8_t *ucsan_ctx_sites(const struct ucsan_ctx *ctx)
 static inline void ucsan_ctx_set_sites(struct ucsan_ctx *ctx, const uint8_t *t)
 {
 	ctx->sites = t;
-	ctx->hot_sites = ctx->special ? ucsan_sites_cold : t;
+	/* The sampler thread may store to it too (ucsan_ctx_nudge()). */
+	__atomic_store_n(&ctx->hot_sites, ctx->special ? ucsan_sites_cold : t, __ATOMIC_RELAXED);
 }
+/* From the sampler thread: the thread's next plain access comes out of
+ * line (cold_sites.c), where it takes the nudge. */
+static inline void ucsan_ctx_nudge(struct ucsan_ctx *ctx)
+{
+	__atomic_store_n(&ctx->hot_sites, ucsan_sites_cold, __ATOMIC_RELAXED);
+	atomic_store_explicit(&ctx->nudged, true, memory_order_release);
+}
+/* The time floor (sampler.c): the sampler thread, started with the
+ * program's first thread where the sampling adapts to the budget; a
+ * forked child starts its own. The pool tables' owners, for it
+ * (site_tables.c): who owns table t (NULL: its owner ends), and the
+ * owners whose nudge is due at monotonic time now, nudged. */
+void ucsan_sampler_start(void);
+void ucsan_sampler_after_fork(void);
+void ucsan_sites_owner(const uint8_t *t, struct ucsan_ctx *ctx);
+void ucsan_sites_nudge_due(uint64_t now);
+/* A nudged thread (cold_sites.c): a sample if its period has run its
+ * time (core.c). */
+void ucsan_sample_nudged(struct ucsan_ctx *ctx);
+bool ucsan_time_floor_on(void);
 
 /* The memory of the objects loaded at start-up (segments.c): their
  * static variables, and what can never be written. */
@@ -611,7 +647,7 @@ UCSAN_FOR_ENTRY void ucsan_entry_attach(struct ucsan_ctx *ctx, struct ucsan_hot 
 					const void *text_start, const void *text_end, unsigned abi);
 /* How many executables' entry points attached (0 or 1), for tests. */
 UCSAN_EXPORT int __ucsan_debug_entry_attached(void);
-#define UCSAN_ENTRY_ABI 18
+#define UCSAN_ENTRY_ABI 20
 /* Enter or leave special mode after annotation state changed (or a store
  * began or stopped waiting for its publication: cold_sites.c). */
 void ucsan_ctx_update_special(struct ucsan_ctx *ctx);

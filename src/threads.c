@@ -317,6 +317,7 @@ int ucsan_thread_create(pthread_t *t, const pthread_attr_t *a, void *(*start)(vo
 	ucsan_cold_stack_handed(arg);
 	/* Before the thread exists: its first access must be checked. */
 	count_new_thread();
+	ucsan_sampler_start();
 	int ret = f(t, a, thread_trampoline, ts);
 	if (ret != 0) {
 		count_thread_gone();
@@ -334,6 +335,7 @@ void ucsan_threads_after_fork(void)
 	atomic_store_explicit(&alone_lock, NULL, memory_order_relaxed);
 	ucsan_threads_alone_update();
 	ucsan_sites_after_fork();
+	ucsan_sampler_after_fork();
 	ucsan_thread_info_after_fork();
 }
 

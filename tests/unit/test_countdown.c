@@ -6,7 +6,9 @@
  * Only stores count (check.h): a read leaves the countdown alone.
  * A thread whose accesses move to other lanes late in the period (its
  * main loop ends, its exit path runs) must not have the sample taken
- * early, by the first access of the new lanes.
+ * early, by the first access of the new lanes. And the time floor: a
+ * thread nudged by the sampler thread samples once its period has run
+ * its CPU time.
  */
 #include "check.h"
 
@@ -117,6 +119,65 @@ static long pick_takes_reads(void)
 	return -1;
 }
 
+/* Some CPU time for the thread's clock to show. */
+static unsigned long burn_cpu(void)
+{
+	unsigned long x = 0;
+	for (long i = 0; i < 2000000; i++)
+		__asm__ __volatile__("" : "+r"(x) : "r"(i));
+	return x;
+}
+
+/*
+ * The time floor (core.c): a nudge whose period has run its CPU time
+ * starts a pick among the next accesses; one whose period has not starts
+ * none and puts the sampler's next visit later. A pick from a nudge is
+ * given up at marked accesses, and the store count goes on where it was.
+ */
+static int nudge_picks_when_due(void)
+{
+	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	if (!ucsan_time_floor_on())
+		return 0;
+	/* Not alone: a thread alone samples nothing. */
+	atomic_store(&ucsan_live_threads, 2);
+	ucsan_ctx_set_countdown(ctx, 100000);
+	(void)burn_cpu();
+	ctx->period_start_ns = 0;
+	ctx->period_wall_ns = ucsan_now_ns();
+	ctx->time_gap_ns = 1000000000000ULL;
+	ucsan_sample_nudged(ctx);
+	int ok = !ctx->picking && atomic_load(&ctx->nudge_after_ns) > ucsan_now_ns();
+	ctx->time_gap_ns = 1000;
+	ucsan_sample_nudged(ctx);
+	ok = ok && ctx->picking && ctx->time_pick && ctx->special;
+	for (int i = 0; i < 300 && ctx->picking; i++)
+		ucsan_special_marked();
+	ok = ok && !ctx->picking && !ctx->special && ucsan_ctx_countdown(ctx) == 100000;
+	atomic_store(&ucsan_live_threads, 1);
+	return ok;
+}
+
+/* The sampler thread's round (site_tables.c): an owner whose nudge is due
+ * gets its hot path pointed at the all-cold table, one whose nudge is not
+ * due is left alone; its next cold-site visit takes the nudge and puts
+ * its own table back. */
+static int sampler_nudges_due_owner(void)
+{
+	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	const uint8_t *own = ctx->sites;
+	if (own == ucsan_sites_warm || own == ucsan_sites_cold)
+		return 0;
+	atomic_store(&ctx->nudge_after_ns, ucsan_now_ns() + 1000000000ULL);
+	ucsan_sites_nudge_due(ucsan_now_ns());
+	int ok = !atomic_load(&ctx->nudged) && ctx->hot_sites == own;
+	atomic_store(&ctx->nudge_after_ns, 1);
+	ucsan_sites_nudge_due(ucsan_now_ns());
+	ok = ok && atomic_load(&ctx->nudged) && ctx->hot_sites == ucsan_sites_cold;
+	ucsan_cold_site(&data[0], 4, 0, ip_in_lane(3, 7));
+	return ok && !atomic_load(&ctx->nudged) && ctx->hot_sites == own;
+}
+
 int main(void)
 {
 	/* Sets the thread up (it stays alone: a sample watches nothing and
@@ -128,6 +189,8 @@ int main(void)
 	CHECK("reads_not_counted", reads_not_counted());
 	CHECK("reads_counted_out_of_line", reads_counted_out_of_line());
 	CHECK("pick_takes_reads", pick_takes_reads() >= 0);
+	CHECK("nudge_picks_when_due", nudge_picks_when_due());
+	CHECK("sampler_nudges_due_owner", sampler_nudges_due_owner());
 	CHECK("one_lane_phase_exact", sampled_access(4000, 1L << 30) == 4000);
 	CHECK("short_period_exact", sampled_access(40, 1L << 30) == 40);
 	CHECK("new_lanes_late_exact", sampled_access(4000, 3900) == 4000);
