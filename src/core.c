@@ -153,7 +153,9 @@ static long new_skip(struct ucsan_ctx *ctx, uint64_t cost_ns, uint64_t now)
  * looks -- would never be sampled, and its reads race too. So a period
  * also ends with the CPU time it may take under the budget (the gap that
  * pays for the last watch; TIME_START_GAP_NS for a thread's first
- * periods). The thread never looks at its clock for it: the sampler thread
+ * periods: a short thread's start is the cold sites' business, and picks
+ * in its first milliseconds cost tests/oneshot/progress a fifth of its
+ * finds with 2 ms). The thread never looks at its clock for it: the sampler thread
  * (sampler.c) nudges each pool-table owner whose period began longer ago
  * in monotonic time than the gap (CPU time can only be shorter), and the
  * thread's next plain access comes out of line, reads the CPU clock, and
@@ -162,7 +164,7 @@ static long new_skip(struct ucsan_ctx *ctx, uint64_t cost_ns, uint64_t now)
  * nudged a few times a period at most. Off with time_floor=0 or fixed
  * sampling (overhead_budget=0).
  */
-#define TIME_START_GAP_NS 2000000ULL
+#define TIME_START_GAP_NS 10000000ULL
 
 static uint64_t budget_clock(void);
 
