@@ -2,7 +2,12 @@
 // write storing the value already there races with a plain read: reported,
 // and without a "value changed" line (the value never changes).
 //
-// OPTIONS: skip_watch=10 halt_on_error=1 report_value_change_only=0
+// Both threads run both kernels (KCSAN_ALTERNATE), so the two writers'
+// stores of the same value race too, and with the value filter off
+// that pair is reported as well: no halt_on_error, so that a run whose
+// first report is that pair still shows the read's.
+//
+// OPTIONS: skip_watch=10 report_value_change_only=0
 // TRIES: 5
 // TIMEOUT: 15
 // EXIT: 66
