@@ -119,10 +119,11 @@ static long new_skip(struct ucsan_ctx *ctx, uint64_t cost_ns, uint64_t now)
 
 	if (period < FIXED_START_PERIODS)
 		ctx->periods++;
+	double gap_ns = 0; /* 0: none earned yet (the time floor's first gaps) */
 	if (budget > 0 && period >= FIXED_START_PERIODS) {
 		uint64_t elapsed = now - cost_ns - ctx->period_start_ns;
 		double rate = (double)(ctx->period_skip + 1) / (double)(elapsed ? elapsed : 1);
-		double gap_ns = (double)cost_ns * (double)(100 - budget) / (double)budget;
+		gap_ns = (double)cost_ns * (double)(100 - budget) / (double)budget;
 		double want = rate * gap_ns;
 		n = want > (double)SKIP_MAX ? SKIP_MAX : (long)want;
 	}
@@ -142,7 +143,7 @@ static long new_skip(struct ucsan_ctx *ctx, uint64_t cost_ns, uint64_t now)
 	}
 	ctx->period_start_ns = budget > 0 ? now : 0;
 	ctx->period_skip = n;
-	time_floor_next(ctx, budget > 0 && period >= FIXED_START_PERIODS ? (uint64_t)cost_ns * (uint64_t)(100 - budget) / (uint64_t)budget : 0);
+	time_floor_next(ctx, (uint64_t)gap_ns);
 	return n;
 }
 
@@ -876,6 +877,14 @@ static void check_scoped_accesses(struct ucsan_ctx *ctx)
 	ctx->in_scoped_check = false;
 }
 
+/* A pick is over: its sample was taken, or given up. */
+static void end_pick(struct ucsan_ctx *ctx)
+{
+	ctx->picking = false;
+	ctx->time_pick = false;
+	ucsan_ctx_update_special(ctx);
+}
+
 /* A plain access by a thread with annotation state. */
 static void special_path(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
@@ -883,11 +892,8 @@ static void special_path(struct ucsan_ctx *ctx, const volatile void *ptr, size_t
 	ucsan_cold_unpublished_access(ctx, ptr, type);
 	if (!in_atomic_region(ctx, type) && --ctx->saved_skip < 0) {
 		ctx->saved_skip = sample(ctx, ptr, size, type, ip);
-		if (ctx->picking) {
-			ctx->picking = false;
-			ctx->time_pick = false;
-			ucsan_ctx_update_special(ctx);
-		}
+		if (ctx->picking)
+			end_pick(ctx);
 	}
 	if (!(type & UCSAN_ACCESS_SCOPED)) {
 		ucsan_reorder_check(ctx);
@@ -904,9 +910,7 @@ static void special_marked(void)
 	 * the thread special. The store count goes on where it was. */
 	if (ctx->time_pick && --ctx->saved_skip < 0) {
 		ctx->saved_skip = ctx->pick_saved_skip;
-		ctx->picking = false;
-		ctx->time_pick = false;
-		ucsan_ctx_update_special(ctx);
+		end_pick(ctx);
 	}
 	ucsan_cold_unpublished_access(ctx, NULL, UCSAN_ACCESS_ATOMIC);
 	if (ctx->value_check)
@@ -962,6 +966,17 @@ static void slow_path(const volatile void *ptr, size_t size, int type, uintptr_t
  * meanwhile, every access out of line, which for a few accesses per sample
  * costs nothing. Returns true if the sample was handed on.
  */
+/* The thread runs special until its sample falls, k accesses on; what
+ * its countdown had left waits in pick_saved_skip. */
+static void begin_pick(struct ucsan_ctx *ctx, long k, bool by_time)
+{
+	ctx->picking = true;
+	ctx->time_pick = by_time;
+	ucsan_ctx_update_special(ctx);
+	ctx->pick_saved_skip = ctx->saved_skip;
+	ctx->saved_skip = k;
+}
+
 static bool pick_sample(struct ucsan_ctx *ctx)
 {
 	if (ucsan_count_reads || ctx->picking)
@@ -970,9 +985,7 @@ static bool pick_sample(struct ucsan_ctx *ctx)
 	const long k = span > 1 ? (long)(ucsan_rand32(ctx) % (uint32_t)span) : 0;
 	if (k == 0)
 		return false;
-	ctx->picking = true;
-	ucsan_ctx_update_special(ctx);
-	ctx->saved_skip = k - 1;
+	begin_pick(ctx, k - 1, false);
 	return true;
 }
 
@@ -982,11 +995,7 @@ static bool start_time_pick(struct ucsan_ctx *ctx)
 {
 	if (ucsan_count_reads || ctx->picking)
 		return false;
-	ctx->picking = true;
-	ctx->time_pick = true;
-	ucsan_ctx_update_special(ctx);
-	ctx->pick_saved_skip = ctx->saved_skip;
-	ctx->saved_skip = (long)(ucsan_rand32(ctx) % PICK_SPAN);
+	begin_pick(ctx, (long)(ucsan_rand32(ctx) % PICK_SPAN), true);
 	return true;
 }
 
