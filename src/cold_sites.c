@@ -602,10 +602,11 @@ static bool own_stack_unwatched(const struct ucsan_ctx *ctx, const volatile void
  * A heap block the thread allocated since its last release is its own:
  * no other thread can have its address yet (handing it over takes a
  * release -- an unlock, a pthread_create, a release store -- or a store of
- * the pointer that is itself a race, watched where it is made). Its
- * stores there are watched like a read (cold_fresh_stores_wait): a thread
- * filling in a new buffer must not park the others, whose accesses are
- * the ones that can race. The latest few such blocks.
+ * the pointer that is itself a race, watched where it is made). So its
+ * accesses there are not cold-watched (cold_fresh_blocks); with that off,
+ * its stores there are watched like a read (cold_fresh_stores_wait): a
+ * thread filling in a new buffer must not park the others, whose accesses
+ * are the ones that can race. The latest few such blocks.
  */
 #define N_FRESH (sizeof(((struct ucsan_ctx *)0)->fresh) / sizeof(((struct ucsan_ctx *)0)->fresh[0]))
 
@@ -753,6 +754,17 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	 * Stalling here would only pull the threads apart; done with, parked
 	 * or not -- but for stores to what it handed to a thread it made. */
 	if (own_stack_unwatched(ctx, ptr, type)) {
+		*site = SITE_WARM;
+		count_access(ctx, ptr, size, type, ip, true);
+		return;
+	}
+	/* A heap block the thread allocated since its last release: no other
+	 * thread can have its address yet, so a stall there meets nothing. It
+	 * would only spend the budget and hold the thread back from the
+	 * accesses that can race (a vector growing into a new buffer copies
+	 * each element through sites of its own). Done with, as for the
+	 * thread's own frames. */
+	if (ucsan_opts.cold_fresh_blocks && fresh_block(ctx, ptr)) {
 		*site = SITE_WARM;
 		count_access(ctx, ptr, size, type, ip, true);
 		return;

@@ -192,6 +192,8 @@ WRITE_SITE(43)
 WRITE_SITE(44)
 WRITE_SITE(45)
 WRITE_SITE(46)
+WRITE_SITE(47)
+WRITE_SITE(48)
 static void (*const write_sites[])(int *, int) = { write_site_1, write_site_2, write_site_3, write_site_4,
 						   write_site_5, write_site_6, write_site_7, write_site_8 };
 
@@ -507,6 +509,7 @@ static void join_cold_reader(pthread_t t)
 SITE(site_fresh_read, ".rept 25; nop; .endr")
 SITE(site_dcl_test, ".rept 27; nop; .endr")
 SITE(site_item_read, ".rept 29; nop; .endr")
+SITE(site_fresh_own_read, ".rept 43; nop; .endr")
 static int published_flag;
 /* A double-checked lock's flag, what it guards, and a variable far away. */
 static struct {
@@ -938,6 +941,29 @@ int main(void)
 	write_site_27(&captured, 1);
 	CHECK("captured_stack_store_watched", watches() == w0 + 1);
 
+	/* A heap block main allocated since its last release: no other thread
+	 * can reach it, so neither its reads nor its stores are watched, with
+	 * no other stall on either, and their sites are done with. After a
+	 * release, which may have handed it over, a new site's store is. */
+	const struct ucsan_options fresh_saved = ucsan_opts;
+	long_cold_stalls(1000);
+	int *own = malloc(64);
+	const long w_own = watches();
+	const int warm_own = warm_sites();
+	site_fresh_own_read(own);
+	write_site_47(own + 1, 1);
+	CHECK("fresh_block_accesses_not_watched", watches() == w_own);
+	CHECK("fresh_block_sites_done_with", warm_sites() == warm_own + 2);
+	__tsan_atomic32_store(&published_flag, 1, 3 /* release */);
+	write_site_48(own + 2, 1);
+	CHECK("released_block_store_watched", watches() == w_own + 1);
+	free(own);
+	/* Main's next stores are not "just after a release" any more: they
+	 * would wait for that flag's taker in the tests below. */
+	ucsan_ctx_tls.released = 0;
+	ucsan_ctx_tls.release_sites = 0;
+	ucsan_opts = fresh_saved;
+
 	/* cold_site_limit=1: a site main watched runs warm in a new thread,
 	 * while a site nobody ran yet is still watched there. */
 	long seen[3];
@@ -1048,9 +1074,11 @@ int main(void)
 	CHECK("handed_stack_store_takes_stage", handed_reader_parked);
 	ucsan_opts = saved;
 
-	/* A store to a heap block main allocated since its last release waits
-	 * its turn like a read (no other thread can reach the block); after a
-	 * release, which may have handed it over, it takes the stage. */
+	/* With cold_fresh_blocks=0, a store to a heap block main allocated
+	 * since its last release waits its turn like a read (no other thread
+	 * can reach the block); after a release, which may have handed it
+	 * over, it takes the stage. */
+	ucsan_opts.cold_fresh_blocks = false;
 	long_cold_stalls(200000);
 	struct cold_read fresh_read = { site_fresh_read, &shared_a };
 	pthread_create(&lr, NULL, cold_reader, &fresh_read);
