@@ -877,6 +877,17 @@ static void check_scoped_accesses(struct ucsan_ctx *ctx)
 	ctx->in_scoped_check = false;
 }
 
+/* The thread runs special until its sample falls, k accesses on; what
+ * its countdown had left waits in pick_saved_skip. */
+static void begin_pick(struct ucsan_ctx *ctx, long k, bool by_time)
+{
+	ctx->picking = true;
+	ctx->time_pick = by_time;
+	ucsan_ctx_update_special(ctx);
+	ctx->pick_saved_skip = ctx->saved_skip;
+	ctx->saved_skip = k;
+}
+
 /* A pick is over: its sample was taken, or given up. */
 static void end_pick(struct ucsan_ctx *ctx)
 {
@@ -966,17 +977,6 @@ static void slow_path(const volatile void *ptr, size_t size, int type, uintptr_t
  * meanwhile, every access out of line, which for a few accesses per sample
  * costs nothing. Returns true if the sample was handed on.
  */
-/* The thread runs special until its sample falls, k accesses on; what
- * its countdown had left waits in pick_saved_skip. */
-static void begin_pick(struct ucsan_ctx *ctx, long k, bool by_time)
-{
-	ctx->picking = true;
-	ctx->time_pick = by_time;
-	ucsan_ctx_update_special(ctx);
-	ctx->pick_saved_skip = ctx->saved_skip;
-	ctx->saved_skip = k;
-}
-
 static bool pick_sample(struct ucsan_ctx *ctx)
 {
 	if (ucsan_count_reads || ctx->picking)
