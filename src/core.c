@@ -23,6 +23,12 @@ _Alignas(64) _Atomic uint64_t ucsan_armed;
 static _Atomic int armed_users[64];
 /* How many watchpoints hold each bit of the gate's pages (gate_arm()). */
 static _Atomic int page_users[UCSAN_GATE_PAGES];
+/* Each watchpoint word's part in the gate (gate_arm_slot()): when its
+ * watch's stall ends (UINT64_MAX for a cold stall, which sleeps and has no
+ * set end), 0 while it has none; and the watch whose pages it holds. */
+static _Atomic uint64_t gate_until[UCSAN_MAX_WATCHPOINTS + UCSAN_NUM_SLOTS - 1];
+static _Atomic uintptr_t gate_addr[UCSAN_MAX_WATCHPOINTS + UCSAN_NUM_SLOTS - 1];
+static _Atomic size_t gate_size[UCSAN_MAX_WATCHPOINTS + UCSAN_NUM_SLOTS - 1];
 /* Added to the gate while an option sends every access out of line
  * (ucsan_gate_init()). */
 #define GATE_FORCED (1ULL << 62)
@@ -357,6 +363,8 @@ void ucsan_reset_after_fork(void)
 		atomic_store_explicit(&page_users[i], 0, memory_order_relaxed);
 	for (int i = 0; i < 64; i++)
 		atomic_store_explicit(&armed_users[i], 0, memory_order_relaxed);
+	for (size_t i = 0; i < ucsan_slots_in_use(); i++)
+		atomic_store_explicit(&gate_until[i], 0, memory_order_relaxed);
 	atomic_store_explicit(&ucsan_counters[CTR_USED_WATCHPOINTS], 0, memory_order_relaxed);
 	ctx->watching = NULL;
 	if (ctx->initialized)
@@ -476,18 +484,20 @@ static void summary_and(uint64_t mask)
  * The gate, which the entry points test: ucsan_hot.gate counts the
  * watchpoints armed (plus GATE_FORCED while an option sends every access
  * out of line), and ucsan_hot.pages has a bit per page number modulo 512,
- * set while a watchpoint lies in that page or one beside it (the pages an
- * access's table window covers; gate_page_bit()). An access leaves the inlined check only
- * if its page's bit is set: a load, two shifts and a bit test while
- * something is watched, no multiply. With 64 threads on 2 CPUs some
- * watcher is nearly always preempted in its stall, still watching: 512
- * bits keep the others' accesses to their own data inline meanwhile.
+ * set while a watch lies in that page or an inlined access starting on it
+ * can reach one (gate_first_page(); gate_page_bit()). An access leaves the
+ * inlined check only if its page's bit is set: a load, two shifts and a
+ * bit test while something is watched, no multiply. With 64 threads on 2
+ * CPUs some watcher is nearly always stalling or preempted in its stall:
+ * 512 bits, and no more pages than a watch can be reached from, keep the
+ * others' accesses to their own data inline meanwhile (malloc puts their
+ * buffers side by side).
  */
-static void gate_arm(uintptr_t addr)
+static void gate_arm(uintptr_t addr, size_t size)
 {
 	atomic_fetch_add(&ucsan_hot.gate, 1);
-	const uintptr_t page = addr >> UCSAN_SLOT_SHIFT;
-	for (uintptr_t p = page - 1; p != page + 2; p++) {
+	const uintptr_t last = gate_last_page(addr, size);
+	for (uintptr_t p = gate_first_page(addr); p <= last; p++) {
 		const size_t b = gate_page_bit(p);
 		atomic_fetch_add(&page_users[b], 1);
 		if (!gate_forced)
@@ -497,10 +507,10 @@ static void gate_arm(uintptr_t addr)
 
 /* The last user of a bit clears it; one that arrived meanwhile may have
  * set it just before, so look again and set it back. */
-static void gate_disarm(uintptr_t addr)
+static void gate_disarm(uintptr_t addr, size_t size)
 {
-	const uintptr_t page = addr >> UCSAN_SLOT_SHIFT;
-	for (uintptr_t p = page - 1; p != page + 2; p++) {
+	const uintptr_t last = gate_last_page(addr, size);
+	for (uintptr_t p = gate_first_page(addr); p <= last; p++) {
 		const size_t b = gate_page_bit(p);
 		if (atomic_fetch_sub(&page_users[b], 1) == 1 && !gate_forced) {
 			atomic_fetch_and(&ucsan_hot.pages[b / 64], ~(1ULL << (b % 64)));
@@ -511,14 +521,62 @@ static void gate_disarm(uintptr_t addr)
 	atomic_fetch_sub(&ucsan_hot.gate, 1);
 }
 
+/*
+ * A watch's part in the gate. A busy-waiting watcher preempted in its
+ * stall (64 threads on 2 CPUs: it waits tens of milliseconds for its next
+ * turn) would keep its pages in the gate all that while, and every access
+ * to them would come out of line. Its stall is long over by then, so the
+ * sampler thread takes the part back (ucsan_gate_expire()). The
+ * watchpoint itself stays: an access that comes out of line for another
+ * reason still finds it, and the watcher, back on a CPU, still sees a
+ * changed value.
+ */
+static void gate_arm_slot(size_t i, uintptr_t addr, size_t size, uint64_t until)
+{
+	gate_arm(addr, size);
+	atomic_store_explicit(&gate_addr[i], addr, memory_order_relaxed);
+	atomic_store_explicit(&gate_size[i], size, memory_order_relaxed);
+	atomic_store_explicit(&gate_until[i], until, memory_order_release);
+}
+
+/* Before the word is freed: whoever takes the part, the watcher here or
+ * the sampler, gives the pages back, and nobody can have armed the word
+ * again meanwhile. */
+static void gate_disarm_slot(size_t i)
+{
+	const uintptr_t addr = atomic_load_explicit(&gate_addr[i], memory_order_relaxed);
+	const size_t size = atomic_load_explicit(&gate_size[i], memory_order_relaxed);
+	if (atomic_exchange(&gate_until[i], 0) != 0)
+		gate_disarm(addr, size);
+}
+
+/* A watcher that has not ended its stall this long after its end is off
+ * its CPU. */
+#define GATE_EXPIRE_NS 200000
+
+void ucsan_gate_expire(uint64_t now)
+{
+	for (size_t i = 0; i < ucsan_slots_in_use(); i++) {
+		uint64_t until = atomic_load_explicit(&gate_until[i], memory_order_acquire);
+		if (!until || now <= until || now - until < GATE_EXPIRE_NS)
+			continue;
+		/* Read before the exchange: if it succeeds, the word was this
+		 * watch's throughout, and so were these. */
+		const uintptr_t addr = atomic_load_explicit(&gate_addr[i], memory_order_relaxed);
+		const size_t size = atomic_load_explicit(&gate_size[i], memory_order_relaxed);
+		if (atomic_compare_exchange_strong(&gate_until[i], &until, 0))
+			gate_disarm(addr, size);
+	}
+}
+
 void ucsan_gate_hold(uintptr_t addr)
 {
-	gate_arm(addr);
+	gate_arm(addr, 1);
 }
 
 void ucsan_gate_let_go(uintptr_t addr)
 {
-	gate_disarm(addr);
+	gate_disarm(addr, 1);
 }
 
 bool ucsan_count_reads;
@@ -604,8 +662,9 @@ static enum watch_outcome setup_watchpoint(struct ucsan_ctx *ctx, const volatile
 		ucsan_counter_add(CTR_NO_CAPACITY, 1);
 		return WATCH_QUIET;
 	}
-	arm_slot((size_t)(wp - ucsan_watchpoints));
-	gate_arm((uintptr_t)ptr);
+	const size_t slot = (size_t)(wp - ucsan_watchpoints);
+	arm_slot(slot);
+	gate_arm_slot(slot, (uintptr_t)ptr, size, sleep ? UINT64_MAX : ucsan_now_ns() + (uint64_t)(us > 0 ? us : 0) * 1000);
 	ucsan_counter_add(CTR_SETUP_WATCHPOINTS, 1);
 	ucsan_counter_add(CTR_USED_WATCHPOINTS, 1);
 	ctx->watching = wp;
@@ -679,9 +738,9 @@ static enum watch_outcome setup_watchpoint(struct ucsan_ctx *ctx, const volatile
 		}
 	}
 
+	gate_disarm_slot(slot);
 	atomic_store_explicit(wp, WP_INVALID, memory_order_release);
-	gate_disarm((uintptr_t)ptr);
-	disarm_slot((size_t)(wp - ucsan_watchpoints));
+	disarm_slot(slot);
 	ucsan_counter_add(CTR_USED_WATCHPOINTS, -1);
 	return outcome;
 }
@@ -1130,7 +1189,13 @@ static NOINLINE void check_chunks(const volatile void *ptr, size_t size, int typ
 	uintptr_t addr = (uintptr_t)ptr;
 	while (size > 0) {
 		size_t chunk = size < UCSAN_SLOT_RANGE ? size : UCSAN_SLOT_RANGE;
-		check_access((const volatile void *)addr, chunk, type, ip);
+		/* The inlined check tests the page the piece starts on; one
+		 * reaching into the next page tests that page too. */
+		const uint64_t gate = atomic_load_explicit(&ucsan_hot.gate, memory_order_relaxed);
+		if (gate != 0 && !gate_alone(gate) && gate_page_armed(ucsan_hot.pages, addr + chunk - 1))
+			ucsan_check_armed((const volatile void *)addr, chunk, type, ip);
+		else
+			check_access((const volatile void *)addr, chunk, type, ip);
 		addr += chunk;
 		size -= chunk;
 	}

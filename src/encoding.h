@@ -110,6 +110,25 @@ static inline bool wp_window_armed(uint64_t armed, size_t base)
 /* The gate's page filter: a bit per page, UCSAN_GATE_PAGES bits in all. */
 #define UCSAN_GATE_PAGES 512
 
+/* The largest access the inlined check takes whole (16 bytes); larger ones
+ * come in pieces of at most a page (ucsan_check_range()), which look at
+ * the bits of the pages they start and end on. */
+#define UCSAN_INLINE_MAX 16
+
+/* The pages whose bits a watch of [addr, addr + size) sets: its own, and
+ * the one before if an inlined access starting there can reach it. An
+ * access tests the bit of the page it starts on only, so no more is needed,
+ * and a thread working on the next page keeps its accesses inline. */
+static inline uintptr_t gate_first_page(uintptr_t addr)
+{
+	return (addr >= UCSAN_INLINE_MAX - 1 ? addr - (UCSAN_INLINE_MAX - 1) : 0) >> UCSAN_SLOT_SHIFT;
+}
+
+static inline uintptr_t gate_last_page(uintptr_t addr, size_t size)
+{
+	return (addr + (size ? size : 1) - 1) >> UCSAN_SLOT_SHIFT;
+}
+
 /* A page's bit in the filter: its number with its 64 MiB region's folded
  * in, since glibc's per-thread arenas are 64 MiB apart and put alike
  * blocks at alike offsets: they would all share bits. */
@@ -118,8 +137,8 @@ static inline size_t gate_page_bit(uintptr_t page)
 	return (size_t)((page ^ (page >> (UCSAN_REGION_SHIFT - UCSAN_SLOT_SHIFT))) % UCSAN_GATE_PAGES);
 }
 
-/* May an access at addr pass without the table, going by the gate's page
- * bits (set for the pages within one of a watchpoint's)? */
+/* May an access starting at addr pass without the table, going by the
+ * gate's page bits (gate_first_page())? */
 static inline bool gate_page_armed(const _Atomic uint64_t *pages, uintptr_t addr)
 {
 	const size_t b = gate_page_bit(addr >> UCSAN_SLOT_SHIFT);

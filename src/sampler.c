@@ -10,7 +10,9 @@
  * budget still decides how often; the nudge only lets the thread ask. The
  * sampler is made with the real pthread_create (it is none of the
  * program's threads), with every signal blocked, and runs no instrumented
- * code. A forked child starts its own with its next thread.
+ * code. A forked child starts its own with its next thread. On each round
+ * it also takes out of the gate the watches whose stall should have ended
+ * a while ago: their watcher is off its CPU (core.c, ucsan_gate_expire()).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -35,8 +37,10 @@ static void *sampler_main(void *unused)
 	const struct timespec period = { 0, SAMPLER_PERIOD_NS };
 	while (nap) {
 		nap(&period, NULL);
+		const uint64_t now = ucsan_now_ns();
 		if (!ucsan_single_threaded())
-			ucsan_sites_nudge_due(ucsan_now_ns());
+			ucsan_sites_nudge_due(now);
+		ucsan_gate_expire(now);
 	}
 	return NULL;
 }
