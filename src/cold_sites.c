@@ -635,6 +635,15 @@ static bool fresh_block(const struct ucsan_ctx *ctx, const volatile void *ptr)
 	return false;
 }
 
+/* Can another thread reach this access's memory at all? Not the thread's
+ * own frames, its fresh heap blocks, or read-only data: the rules above,
+ * for sampled watches too (core.c, special_path()). */
+bool ucsan_access_private(const struct ucsan_ctx *ctx, const volatile void *ptr, int type)
+{
+	return own_stack_unwatched(ctx, ptr, type) || fresh_block(ctx, ptr) ||
+	       (!(type & UCSAN_ACCESS_WRITE) && ucsan_read_only(ptr));
+}
+
 /* The cold sites that count as just after a release. */
 #define RELEASE_SITES 6
 

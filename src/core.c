@@ -955,12 +955,31 @@ static void end_pick(struct ucsan_ctx *ctx)
 	ucsan_ctx_update_special(ctx);
 }
 
+/* How often in a row this thread's pick passed its sample on (below). In
+ * the runtime's own TLS: the entry points never read it. */
+static __thread int pick_repicks;
+
+/* The access a pick fell on cannot meet another thread's (a server's
+ * worker spends most of its accesses on its own frames and buffers): the
+ * sample moves on to one of the next 16 accesses, sample_repicks times at
+ * most, so that the budget pays for watches of shared memory. */
+static bool pick_passes_on(struct ucsan_ctx *ctx, const volatile void *ptr, int type)
+{
+	if (!ctx->picking || pick_repicks >= ucsan_opts.sample_repicks || !ucsan_access_private(ctx, ptr, type)) {
+		pick_repicks = 0;
+		return false;
+	}
+	pick_repicks++;
+	ctx->saved_skip = (long)(ucsan_rand32(ctx) % 16);
+	return true;
+}
+
 /* A plain access by a thread with annotation state. */
 static void special_path(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
 	lanes_fill(ctx, UCSAN_SPECIAL_SKIP);
 	ucsan_cold_unpublished_access(ctx, ptr, type);
-	if (!in_atomic_region(ctx, type) && --ctx->saved_skip < 0) {
+	if (!in_atomic_region(ctx, type) && --ctx->saved_skip < 0 && !pick_passes_on(ctx, ptr, type)) {
 		ctx->saved_skip = sample(ctx, ptr, size, type, ip);
 		if (ctx->picking)
 			end_pick(ctx);

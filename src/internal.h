@@ -413,6 +413,9 @@ void ucsan_cold_parked_poll(struct ucsan_ctx *ctx);
  * (wakeups.c, barriers.c): no slow-path entry may come for a while.
  * Called from interposers after the real call: errno is kept. */
 void ucsan_cold_wakeup(void);
+/* Memory no other thread can reach yet (cold_sites.c): neither cold
+ * sites nor samples watch it. */
+bool ucsan_access_private(const struct ucsan_ctx *ctx, const volatile void *ptr, int type);
 /* Every thread in a cold stall looks at its watchpoint now. */
 void ucsan_cold_wake_stalls(void);
 /* The calling thread is back from a sleep of `ns`: a thread that sleeps

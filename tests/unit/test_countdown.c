@@ -119,6 +119,46 @@ static long pick_takes_reads(void)
 	return -1;
 }
 
+/*
+ * A pick that falls on the thread's own frames passes the sample on to one
+ * of the next 16 accesses, sample_repicks (8) times in a row at most; one
+ * that falls on shared data samples it. Returns whether both held.
+ */
+static int pick_passes_over_private(void)
+{
+	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	volatile int local = 0;
+	for (int tries = 0; tries < 64; tries++) {
+		ucsan_ctx_set_countdown(ctx, 0);
+		ctx->period_skip = 4000;
+		count_access(ctx, &data[0], 4, UCSAN_ACCESS_WRITE, ip_in_lane(0, 0), false);
+		if (!ctx->picking)
+			continue; /* sampled at the store itself (1 in 256) */
+		/* Falls on a local: still picking, up to 16 accesses on. */
+		ctx->saved_skip = 0;
+		count_access(ctx, (const volatile void *)&local, 4, 0, ip_in_lane(1, 2), true);
+		if (!ctx->picking || ctx->saved_skip >= 16)
+			return 0;
+		/* Then on shared data: sampled there. */
+		for (int i = 0; i < 16 && ctx->picking; i++)
+			count_access(ctx, &data[1], 4, 0, ip_in_lane(2, 2), true);
+		if (ctx->picking)
+			return 0;
+		/* Only locals: the ninth fall is sampled, the pick is over. */
+		ucsan_ctx_set_countdown(ctx, 0);
+		count_access(ctx, &data[0], 4, UCSAN_ACCESS_WRITE, ip_in_lane(0, 0), false);
+		if (!ctx->picking)
+			continue;
+		int falls = 0;
+		for (; falls < 20 && ctx->picking; falls++) {
+			ctx->saved_skip = 0;
+			count_access(ctx, (const volatile void *)&local, 4, 0, ip_in_lane(1, 2), true);
+		}
+		return falls == 9;
+	}
+	return 0;
+}
+
 /* Some CPU time for the thread's clock to show. */
 static unsigned long burn_cpu(void)
 {
@@ -189,6 +229,7 @@ int main(void)
 	CHECK("reads_not_counted", reads_not_counted());
 	CHECK("reads_counted_out_of_line", reads_counted_out_of_line());
 	CHECK("pick_takes_reads", pick_takes_reads() >= 0);
+	CHECK("pick_passes_over_private", pick_passes_over_private());
 	CHECK("nudge_picks_when_due", nudge_picks_when_due());
 	CHECK("sampler_nudges_due_owner", sampler_nudges_due_owner());
 	CHECK("one_lane_phase_exact", sampled_access(4000, 1L << 30) == 4000);
