@@ -94,6 +94,16 @@ static int reads_counted_out_of_line(void)
 	return ok;
 }
 
+/* A store the countdown runs out at; whether it started a pick (1 in
+ * 256 times it is sampled itself). */
+static bool store_starts_pick(struct ucsan_ctx *ctx)
+{
+	ucsan_ctx_set_countdown(ctx, 0);
+	ctx->period_skip = 4000;
+	count_access(ctx, &data[0], 4, UCSAN_ACCESS_WRITE, ip_in_lane(0, 0), false);
+	return ctx->picking;
+}
+
 /* The store the countdown runs out at hands the sample on to one of the
  * next PICK_SPAN (256) accesses, reads counted too (out of line), after
  * which the thread is no longer special. Returns how many reads it took,
@@ -102,11 +112,8 @@ static long pick_takes_reads(void)
 {
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
 	for (int tries = 0; tries < 64; tries++) {
-		ucsan_ctx_set_countdown(ctx, 0);
-		ctx->period_skip = 4000;
-		count_access(ctx, &data[0], 4, UCSAN_ACCESS_WRITE, ip_in_lane(0, 0), false);
-		if (!ctx->picking)
-			continue; /* sampled at the store itself (1 in 256) */
+		if (!store_starts_pick(ctx))
+			continue;
 		if (!ctx->special)
 			return -1;
 		for (long i = 0; i < 256; i++) {
@@ -129,11 +136,8 @@ static int pick_passes_over_private(void)
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
 	volatile int local = 0;
 	for (int tries = 0; tries < 64; tries++) {
-		ucsan_ctx_set_countdown(ctx, 0);
-		ctx->period_skip = 4000;
-		count_access(ctx, &data[0], 4, UCSAN_ACCESS_WRITE, ip_in_lane(0, 0), false);
-		if (!ctx->picking)
-			continue; /* sampled at the store itself (1 in 256) */
+		if (!store_starts_pick(ctx))
+			continue;
 		/* Falls on a local: still picking, up to 16 accesses on. */
 		ctx->saved_skip = 0;
 		count_access(ctx, (const volatile void *)&local, 4, 0, ip_in_lane(1, 2), true);
@@ -145,9 +149,7 @@ static int pick_passes_over_private(void)
 		if (ctx->picking)
 			return 0;
 		/* Only locals: the ninth fall is sampled, the pick is over. */
-		ucsan_ctx_set_countdown(ctx, 0);
-		count_access(ctx, &data[0], 4, UCSAN_ACCESS_WRITE, ip_in_lane(0, 0), false);
-		if (!ctx->picking)
+		if (!store_starts_pick(ctx))
 			continue;
 		int falls = 0;
 		for (; falls < 20 && ctx->picking; falls++) {
