@@ -749,9 +749,11 @@ static enum watch_outcome setup_watchpoint(struct ucsan_ctx *ctx, const volatile
  * A watch, and its report. A change of unknown origin is most often a
  * writer that passed its check just before the watch began and was
  * preempted before its store: before reporting the reader alone, watch
- * once more (spinning, for as long again), which usually catches that
- * writer's next access and reports both of them. Only if the second watch
- * sees nothing is the first change reported as it was.
+ * once more (spinning, for as long again and at least eight full sampled
+ * stalls: a writer that watches its own stores between two to this word
+ * comes back only after those), which usually catches that writer's next
+ * access and reports both of them. Only if the second watch sees nothing
+ * is the first change reported as it was.
  */
 static void watch_and_report(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type,
 			     uintptr_t ip, long us, bool sleep)
@@ -761,7 +763,8 @@ static void watch_and_report(struct ucsan_ctx *ctx, const volatile void *ptr, si
 
 	if (setup_watchpoint(ctx, ptr, size, type, ip, us, sleep, hold ? &held : NULL) != WATCH_UNKNOWN || !hold)
 		return;
-	if (setup_watchpoint(ctx, ptr, size, type, ip, us, false, NULL) == WATCH_QUIET)
+	const long full = 8 * (ctx->signal_depth ? ucsan_opts.udelay_interrupt : ucsan_opts.udelay_task);
+	if (setup_watchpoint(ctx, ptr, size, type, ip, us > full ? us : full, false, NULL) == WATCH_QUIET)
 		report_unknown(ctx, ptr, size, type, ip, held.old, held.new, held.mask);
 }
 

@@ -392,10 +392,10 @@ bool ucsan_cold_took_flag(void);
 bool ucsan_cold_report_allowed(bool took);
 /* A page held in the gate while its word is waited for (core.c). */
 void ucsan_gate_hold(uintptr_t addr);
+void ucsan_gate_let_go(uintptr_t addr);
 /* The sampler thread, now and then: the gate forgets the pages of watches
  * whose stall should have ended a while ago (a watcher preempted in it). */
 void ucsan_gate_expire(uint64_t now);
-void ucsan_gate_let_go(uintptr_t addr);
 /* The calling thread hands arg to a thread it creates: what of its own
  * stack that shares. */
 void ucsan_cold_stack_handed(const void *arg);
