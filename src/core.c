@@ -27,8 +27,7 @@ static _Atomic int page_users[UCSAN_GATE_PAGES];
  * watch's stall ends (UINT64_MAX for a cold stall, which sleeps and has no
  * set end), 0 while it has none; and the watch whose pages it holds. */
 static _Atomic uint64_t gate_until[UCSAN_MAX_WATCHPOINTS + UCSAN_NUM_SLOTS - 1];
-static _Atomic uintptr_t gate_addr[UCSAN_MAX_WATCHPOINTS + UCSAN_NUM_SLOTS - 1];
-static _Atomic size_t gate_size[UCSAN_MAX_WATCHPOINTS + UCSAN_NUM_SLOTS - 1];
+static _Atomic uint64_t gate_watch[UCSAN_MAX_WATCHPOINTS + UCSAN_NUM_SLOTS - 1]; /* wp_encode() */
 /* Added to the gate while an option sends every access out of line
  * (ucsan_gate_init()). */
 #define GATE_FORCED (1ULL << 62)
@@ -401,11 +400,17 @@ bool ucsan_read_value(const volatile void *ptr, size_t size, struct ucsan_value 
 
 /* === Stalling === */
 
-/* The stall of a sampled watch: microseconds from udelay_task (or
- * udelay_interrupt in a signal handler), randomized if asked. */
+/* A sampled watch's full stall: udelay_task, or udelay_interrupt in a
+ * signal handler (microseconds). */
+static long full_stall_us(const struct ucsan_ctx *ctx)
+{
+	return ctx->signal_depth ? ucsan_opts.udelay_interrupt : ucsan_opts.udelay_task;
+}
+
+/* The stall of a sampled watch: the full one, randomized if asked. */
 static long sample_delay_us(struct ucsan_ctx *ctx)
 {
-	long us = ctx->signal_depth ? ucsan_opts.udelay_interrupt : ucsan_opts.udelay_task;
+	long us = full_stall_us(ctx);
 	if (us > 0 && ucsan_opts.delay_randomize)
 		us -= (long)(ucsan_rand32(ctx) % (uint32_t)us);
 	return us;
@@ -534,9 +539,17 @@ static void gate_disarm(uintptr_t addr, size_t size)
 static void gate_arm_slot(size_t i, uintptr_t addr, size_t size, uint64_t until)
 {
 	gate_arm(addr, size);
-	atomic_store_explicit(&gate_addr[i], addr, memory_order_relaxed);
-	atomic_store_explicit(&gate_size[i], size, memory_order_relaxed);
+	atomic_store_explicit(&gate_watch[i], wp_encode(addr, size, false), memory_order_relaxed);
 	atomic_store_explicit(&gate_until[i], until, memory_order_release);
+}
+
+static void gate_disarm_watch(uint64_t encoded)
+{
+	uintptr_t addr;
+	size_t size;
+	bool is_write;
+	if (wp_decode(encoded, &addr, &size, &is_write))
+		gate_disarm(addr, size);
 }
 
 /* Before the word is freed: whoever takes the part, the watcher here or
@@ -544,10 +557,8 @@ static void gate_arm_slot(size_t i, uintptr_t addr, size_t size, uint64_t until)
  * again meanwhile. */
 static void gate_disarm_slot(size_t i)
 {
-	const uintptr_t addr = atomic_load_explicit(&gate_addr[i], memory_order_relaxed);
-	const size_t size = atomic_load_explicit(&gate_size[i], memory_order_relaxed);
 	if (atomic_exchange(&gate_until[i], 0) != 0)
-		gate_disarm(addr, size);
+		gate_disarm_watch(atomic_load_explicit(&gate_watch[i], memory_order_relaxed));
 }
 
 /* A watcher that has not ended its stall this long after its end is off
@@ -561,11 +572,10 @@ void ucsan_gate_expire(uint64_t now)
 		if (!until || now <= until || now - until < GATE_EXPIRE_NS)
 			continue;
 		/* Read before the exchange: if it succeeds, the word was this
-		 * watch's throughout, and so were these. */
-		const uintptr_t addr = atomic_load_explicit(&gate_addr[i], memory_order_relaxed);
-		const size_t size = atomic_load_explicit(&gate_size[i], memory_order_relaxed);
+		 * watch's throughout, and so was this. */
+		const uint64_t watch = atomic_load_explicit(&gate_watch[i], memory_order_relaxed);
 		if (atomic_compare_exchange_strong(&gate_until[i], &until, 0))
-			gate_disarm(addr, size);
+			gate_disarm_watch(watch);
 	}
 }
 
@@ -763,7 +773,7 @@ static void watch_and_report(struct ucsan_ctx *ctx, const volatile void *ptr, si
 
 	if (setup_watchpoint(ctx, ptr, size, type, ip, us, sleep, hold ? &held : NULL) != WATCH_UNKNOWN || !hold)
 		return;
-	const long full = 8 * (ctx->signal_depth ? ucsan_opts.udelay_interrupt : ucsan_opts.udelay_task);
+	const long full = 8 * full_stall_us(ctx);
 	if (setup_watchpoint(ctx, ptr, size, type, ip, us > full ? us : full, false, NULL) == WATCH_QUIET)
 		report_unknown(ctx, ptr, size, type, ip, held.old, held.new, held.mask);
 }
