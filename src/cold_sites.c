@@ -635,12 +635,21 @@ static bool fresh_block(const struct ucsan_ctx *ctx, const volatile void *ptr)
 	return false;
 }
 
+/* A fresh block's access that no watch could use. Under weak_memory a
+ * store there is one: filling in an object before its pointer is
+ * published is what a missing release lets another thread see late, and
+ * only a watched store is kept in flight to be met (weak_memory.c). */
+static bool fresh_unwatched(const struct ucsan_ctx *ctx, const volatile void *ptr, int type)
+{
+	return fresh_block(ctx, ptr) && !(ucsan_opts.weak_memory && (type & UCSAN_ACCESS_WRITE));
+}
+
 /* Can another thread reach this access's memory at all? Not the thread's
  * own frames, its fresh heap blocks, or read-only data: the rules above,
  * for sampled watches too (core.c, special_path()). */
 bool ucsan_access_private(const struct ucsan_ctx *ctx, const volatile void *ptr, int type)
 {
-	return own_stack_unwatched(ctx, ptr, type) || fresh_block(ctx, ptr) ||
+	return own_stack_unwatched(ctx, ptr, type) || fresh_unwatched(ctx, ptr, type) ||
 	       (!(type & UCSAN_ACCESS_WRITE) && ucsan_read_only(ptr));
 }
 
@@ -772,8 +781,8 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	 * would only spend the budget and hold the thread back from the
 	 * accesses that can race (a vector growing into a new buffer copies
 	 * each element through sites of its own). Done with, as for the
-	 * thread's own frames. */
-	if (ucsan_opts.cold_fresh_blocks && fresh_block(ctx, ptr)) {
+	 * thread's own frames (not a store under weak_memory: above). */
+	if (ucsan_opts.cold_fresh_blocks && fresh_unwatched(ctx, ptr, type)) {
 		*site = SITE_WARM;
 		count_access(ctx, ptr, size, type, ip, true);
 		return;

@@ -954,6 +954,16 @@ int main(void)
 	write_site_47(own + 1, 1);
 	CHECK("fresh_block_accesses_not_watched", watches() == w_own);
 	CHECK("fresh_block_sites_done_with", warm_sites() == warm_own + 2);
+	/* Under weak_memory a store filling in a fresh block is what a
+	 * missing release reorders: watched, sampled or cold. Reads stay
+	 * private. */
+	struct ucsan_ctx *const self = &ucsan_ctx_tls;
+	const bool store_private = ucsan_access_private(self, own + 3, UCSAN_ACCESS_WRITE);
+	ucsan_opts.weak_memory = true;
+	CHECK("fresh_block_store_shared_under_weak_memory",
+	      store_private && !ucsan_access_private(self, own + 3, UCSAN_ACCESS_WRITE) &&
+		      ucsan_access_private(self, own + 3, 0));
+	ucsan_opts.weak_memory = false;
 	__tsan_atomic32_store(&published_flag, 1, 3 /* release */);
 	write_site_48(own + 2, 1);
 	CHECK("released_block_store_watched", watches() == w_own + 1);
