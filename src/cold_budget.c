@@ -50,6 +50,12 @@ struct ucsan_cold_budget {
  * through the run, and its first round's new code spent its own budget
  * long before the store it polls for comes. */
 static struct ucsan_cold_budget process_cold, process_release, process_woke;
+/* And the stores of a thread that sleeps (cold_woke_stores): a pool
+ * worker back from its I/O -- a sleep here -- updates the pool's
+ * statistics at the end of each job, long after its first jobs' new code
+ * spent its own budget. Such a watch waits its turn like a read: it must
+ * not park the polls the budget above pays for. */
+static struct ucsan_cold_budget process_woke_store;
 
 static bool process_budget_allows(struct ucsan_cold_budget *b, uint64_t now)
 {
@@ -65,15 +71,16 @@ static bool process_budget_allows(struct ucsan_cold_budget *b, uint64_t now)
 }
 
 /* The budget a cold watch draws on, or NULL if none has time left: the
- * thread's and the process's, or for a store just after a release or a
- * read just after a sleep, once those are spent, the process's budget for
- * such accesses. */
+ * thread's and the process's, or for a store just after a release, a
+ * read just after a sleep or a store by a thread that sleeps, once those
+ * are spent, the process's budget for such accesses. */
 bool ucsan_cold_budget_left(struct ucsan_ctx *ctx, uint64_t now)
 {
 	return cold_budget_allows(ctx, now) && process_budget_allows(&process_cold, now);
 }
 
-struct ucsan_cold_budget *ucsan_cold_budget_for(struct ucsan_ctx *ctx, uint64_t now, bool release_store, bool poll_read)
+struct ucsan_cold_budget *ucsan_cold_budget_for(struct ucsan_ctx *ctx, uint64_t now, bool release_store, bool poll_read,
+						bool sleeper_store)
 {
 	if (ucsan_cold_budget_left(ctx, now))
 		return &process_cold;
@@ -81,7 +88,14 @@ struct ucsan_cold_budget *ucsan_cold_budget_for(struct ucsan_ctx *ctx, uint64_t 
 		return &process_release;
 	if (poll_read && process_budget_allows(&process_woke, now))
 		return &process_woke;
+	if (sleeper_store && ucsan_opts.cold_woke_stores && process_budget_allows(&process_woke_store, now))
+		return &process_woke_store;
 	return NULL;
+}
+
+bool ucsan_cold_budget_waits_turn(const struct ucsan_cold_budget *budget)
+{
+	return budget == &process_woke_store;
 }
 
 /* A cold stall that happened is paid from the thread's bucket and the

@@ -456,14 +456,16 @@ void ucsan_sites_wake_call(void);
 bool ucsan_sites_others_blocked(const uint8_t *mine, int others);
 /* What cold stalls may cost (cold_budget.c): is there budget for the
  * thread now; the budget a cold watch draws on (NULL: none), for a store
- * just after a release and a read just after a sleep, which have process
- * budgets of their own once the first is spent; a stall of
- * ctx->cold_stalled_ns paid from it; and is there budget for the reads
- * after a sleep. */
+ * just after a release, a read just after a sleep and a store by a thread
+ * that sleeps, which have process budgets of their own once the first is
+ * spent, and whether a watch paid from it waits its turn like a read; a
+ * stall of ctx->cold_stalled_ns paid from it; and is there budget for the
+ * reads after a sleep. */
 struct ucsan_cold_budget;
 bool ucsan_cold_budget_left(struct ucsan_ctx *ctx, uint64_t now);
 struct ucsan_cold_budget *ucsan_cold_budget_for(struct ucsan_ctx *ctx, uint64_t now, bool release_store,
-						bool poll_read);
+						bool poll_read, bool sleeper_store);
+bool ucsan_cold_budget_waits_turn(const struct ucsan_cold_budget *budget);
 void ucsan_cold_charge(struct ucsan_ctx *ctx, struct ucsan_cold_budget *budget);
 bool ucsan_cold_woke_budget_left(uint64_t now);
 /* The thread's site table: set up at its first entry, released at exit

@@ -194,6 +194,8 @@ WRITE_SITE(45)
 WRITE_SITE(46)
 WRITE_SITE(47)
 WRITE_SITE(48)
+WRITE_SITE(49)
+WRITE_SITE(50)
 static void (*const write_sites[])(int *, int) = { write_site_1, write_site_2, write_site_3, write_site_4,
 						   write_site_5, write_site_6, write_site_7, write_site_8 };
 
@@ -597,6 +599,28 @@ static void *spent_poller(void *arg)
 	spent_poll_watches = watches() - w;
 	return NULL;
 }
+/* A pool worker whose own budget is long spent, back from a sleep (its
+ * I/O): its store draws on the process's budget for a sleeper's stores
+ * (cold_woke_stores), not with the option off. */
+static long sleeper_store_watches[2] = { -1, -1 };
+
+static void *spent_sleeper(void *arg)
+{
+	(void)arg;
+	site_two(&shared_b); /* set up */
+	ucsan_ctx_tls.cold_tokens_ns = -1000000000000LL;
+	usleep(2000);
+	ucsan_opts.cold_woke_stores = false;
+	long w = watches();
+	write_site_50(&shared_a, 1);
+	sleeper_store_watches[0] = watches() - w;
+	ucsan_opts.cold_woke_stores = true;
+	w = watches();
+	write_site_49(&shared_a, 2);
+	sleeper_store_watches[1] = watches() - w;
+	return NULL;
+}
+
 static long timer_store_watches = -1;
 
 static void *sleepy_timer(void *arg)
@@ -1195,6 +1219,13 @@ int main(void)
 	pthread_join(lt, NULL);
 	ucsan_opts = saved;
 	CHECK("poll_after_budget_spent_watched", spent_poll_watches == 1);
+	ucsan_opts.cold_budget_percent = 0;
+	ucsan_opts.cold_udelay = 1000;
+	pthread_create(&lt, NULL, spent_sleeper, NULL);
+	pthread_join(lt, NULL);
+	ucsan_opts = saved;
+	CHECK("sleeper_store_after_budget_spent_watched",
+	      sleeper_store_watches[0] == 0 && sleeper_store_watches[1] == 1);
 	/* The runtime's own locks (while it prints a report) do not replace
 	 * what the program released last. */
 	{
