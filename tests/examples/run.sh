@@ -246,11 +246,12 @@ WO_ARGS=4
 # 1 of 8 later; 1 and 5 of 12, gcc and clang, in the twelfth session,
 # where 40 runs had missed it under gcc in two fresh-clone passes; other
 # densities and stalls did no better over both compilers), and in the
-# fifteenth session only one in about 25 under gcc (7 of 176 runs, over
-# several runtimes and options: the reader must pass the group's lock
-# just before the writer takes it), after 80 runs had missed it once in
-# a fresh-clone pass. At 1 in 25, 160 runs miss it about once in 700
-# passes. Only a failing pass pays for all 160 (15 min).
+# fifteenth session only one in about 25 under gcc (6 of 140 runs at
+# these options, over this runtime and three earlier builds: the reader
+# must pass the group's lock just before the writer takes it), after 80
+# runs had missed it once in a fresh-clone pass. At 1 in 25, 160 runs
+# miss it about once in 700 passes. Only a failing pass pays for all 160
+# (15 min).
 WO_TRIES=160
 WO_SECS=5
 WO_TITLE='^BUG: UCSAN: data-race in (taskstats_exit / taskstats_tgid_alloc|taskstats_tgid_alloc / taskstats_exit)$'
