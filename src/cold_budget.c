@@ -80,7 +80,7 @@ bool ucsan_cold_budget_left(struct ucsan_ctx *ctx, uint64_t now)
 }
 
 struct ucsan_cold_budget *ucsan_cold_budget_for(struct ucsan_ctx *ctx, uint64_t now, bool release_store, bool poll_read,
-						bool sleeper_store)
+						bool woke_store)
 {
 	if (ucsan_cold_budget_left(ctx, now))
 		return &process_cold;
@@ -88,7 +88,7 @@ struct ucsan_cold_budget *ucsan_cold_budget_for(struct ucsan_ctx *ctx, uint64_t 
 		return &process_release;
 	if (poll_read && process_budget_allows(&process_woke, now))
 		return &process_woke;
-	if (sleeper_store && ucsan_opts.cold_woke_stores && process_budget_allows(&process_woke_store, now))
+	if (woke_store && ucsan_opts.cold_woke_stores && process_budget_allows(&process_woke_store, now))
 		return &process_woke_store;
 	return NULL;
 }

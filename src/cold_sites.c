@@ -511,10 +511,10 @@ void ucsan_cold_wakeup(void)
 #define WOKE_LOOP_VISITS 15
 
 /* The thread came back from a sleep, which turned its sites cold: its
- * stores may draw on the process's budget for a sleeper's stores
- * (cold_budget.c). In the runtime's own TLS: the entry points never read
- * it. */
-static __thread bool sleeper;
+ * stores may draw on the process's budget for the stores of threads that
+ * sleep (cold_budget.c). In the runtime's own TLS: the entry points never
+ * read it. */
+static __thread bool has_slept;
 
 static void cold_slept(uint64_t ns)
 {
@@ -527,7 +527,7 @@ static void cold_slept(uint64_t ns)
 	if (!ucsan_cold_budget_left(ctx, now) && !ucsan_cold_woke_budget_left(now))
 		return;
 	ucsan_sites_reset(ctx);
-	sleeper = true;
+	has_slept = true;
 	ctx->woke_sites = WOKE_SITES;
 	ctx->woke_loop_left = 0;
 	const uint64_t cap = (uint64_t)ucsan_opts.cold_release_wait_us * 1000;
@@ -885,7 +885,7 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	 * ucsan_cold_refresh()): hot code must not pay for the cold path
 	 * on every access meanwhile. */
 	struct ucsan_cold_budget *const budget =
-		ucsan_cold_budget_for(ctx, now, after_release && is_write, poll_read, sleeper && is_write);
+		ucsan_cold_budget_for(ctx, now, after_release && is_write, poll_read, has_slept && is_write);
 	if (!budget) {
 		*site = SITE_WARM;
 		ctx->cold_starved = true;
@@ -907,8 +907,8 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	 * what it handed to a thread it made is a store to shared memory, and
 	 * takes the stage: that thread must meet it, not cut it short (an
 	 * object that starts its thread in its constructor, then sets a
-	 * field the thread reads first). A sleeper's store paid from its own
-	 * process budget waits too (cold_budget.c). */
+	 * field the thread reads first). A woken thread's store paid from
+	 * its own process budget waits too (cold_budget.c). */
 	const bool takes_stage = is_write && !ucsan_cold_budget_waits_turn(budget) &&
 				 !(ucsan_opts.cold_stack_stores_wait && own_stack(ctx, ptr) && !stack_handed(ctx, ptr)) &&
 				 !(ucsan_opts.cold_fresh_stores_wait && fresh_block(ctx, ptr));

@@ -464,7 +464,7 @@ bool ucsan_sites_others_blocked(const uint8_t *mine, int others);
 struct ucsan_cold_budget;
 bool ucsan_cold_budget_left(struct ucsan_ctx *ctx, uint64_t now);
 struct ucsan_cold_budget *ucsan_cold_budget_for(struct ucsan_ctx *ctx, uint64_t now, bool release_store,
-						bool poll_read, bool sleeper_store);
+						bool poll_read, bool woke_store);
 bool ucsan_cold_budget_waits_turn(const struct ucsan_cold_budget *budget);
 void ucsan_cold_charge(struct ucsan_ctx *ctx, struct ucsan_cold_budget *budget);
 bool ucsan_cold_woke_budget_left(uint64_t now);

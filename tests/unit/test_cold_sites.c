@@ -599,6 +599,7 @@ static void *spent_poller(void *arg)
 	spent_poll_watches = watches() - w;
 	return NULL;
 }
+
 /* A pool worker whose own budget is long spent, back from a sleep (its
  * I/O): its store draws on the process's budget for a sleeper's stores
  * (cold_woke_stores), not with the option off. */
