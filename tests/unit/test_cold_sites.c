@@ -588,12 +588,30 @@ static void *scanner(void *arg)
 	return NULL;
 }
 
-static void *spent_poller(void *arg)
+/* A thread set up, its own budget long spent, back from a sleep. */
+static void wake_with_budget_spent(void)
 {
-	(void)arg;
 	site_two(&shared_b); /* set up */
 	ucsan_ctx_tls.cold_tokens_ns = -1000000000000LL;
 	usleep(2000);
+}
+
+/* Runs fn in a thread whose budget earns nothing, with 1 ms cold stalls. */
+static void run_budget_spent(void *(*fn)(void *))
+{
+	const struct ucsan_options before = ucsan_opts;
+	ucsan_opts.cold_budget_percent = 0;
+	ucsan_opts.cold_udelay = 1000;
+	pthread_t t;
+	pthread_create(&t, NULL, fn, NULL);
+	pthread_join(t, NULL);
+	ucsan_opts = before;
+}
+
+static void *spent_poller(void *arg)
+{
+	(void)arg;
+	wake_with_budget_spent();
 	const long w = watches();
 	site_fourteen(&shared_a);
 	spent_poll_watches = watches() - w;
@@ -601,16 +619,14 @@ static void *spent_poller(void *arg)
 }
 
 /* A pool worker whose own budget is long spent, back from a sleep (its
- * I/O): its store draws on the process's budget for a sleeper's stores
- * (cold_woke_stores), not with the option off. */
+ * I/O): its store draws on the process's budget for the stores of threads
+ * that sleep (cold_woke_stores), not with the option off. */
 static long sleeper_store_watches[2] = { -1, -1 };
 
 static void *spent_sleeper(void *arg)
 {
 	(void)arg;
-	site_two(&shared_b); /* set up */
-	ucsan_ctx_tls.cold_tokens_ns = -1000000000000LL;
-	usleep(2000);
+	wake_with_budget_spent();
 	ucsan_opts.cold_woke_stores = false;
 	long w = watches();
 	write_site_50(&shared_a, 1);
@@ -1214,17 +1230,9 @@ int main(void)
 	pthread_join(lt, NULL);
 	ucsan_opts = saved;
 	CHECK("timer_not_started_parked", timer_store_watches == 1);
-	ucsan_opts.cold_budget_percent = 0;
-	ucsan_opts.cold_udelay = 1000;
-	pthread_create(&lt, NULL, spent_poller, NULL);
-	pthread_join(lt, NULL);
-	ucsan_opts = saved;
+	run_budget_spent(spent_poller);
 	CHECK("poll_after_budget_spent_watched", spent_poll_watches == 1);
-	ucsan_opts.cold_budget_percent = 0;
-	ucsan_opts.cold_udelay = 1000;
-	pthread_create(&lt, NULL, spent_sleeper, NULL);
-	pthread_join(lt, NULL);
-	ucsan_opts = saved;
+	run_budget_spent(spent_sleeper);
 	CHECK("sleeper_store_after_budget_spent_watched",
 	      sleeper_store_watches[0] == 0 && sleeper_store_watches[1] == 1);
 	/* The runtime's own locks (while it prints a report) do not replace
