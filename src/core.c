@@ -973,12 +973,19 @@ static void end_pick(struct ucsan_ctx *ctx)
 static __thread int pick_repicks;
 
 /* The access a pick fell on cannot meet another thread's (a server's
- * worker spends most of its accesses on its own frames and buffers): the
- * sample moves on to one of the next 16 accesses, sample_repicks times at
- * most, so that the budget pays for watches of shared memory. */
+ * worker spends most of its accesses on its own frames and buffers), or
+ * falls on a page no other thread has been seen on: the sample moves on
+ * to one of the next 16 accesses, sample_repicks times at most, so that
+ * the budget pays for watches of shared memory. */
 static bool pick_passes_on(struct ucsan_ctx *ctx, const volatile void *ptr, int type)
 {
-	if (!ctx->picking || pick_repicks >= ucsan_opts.sample_repicks || !ucsan_access_private(ctx, ptr, type)) {
+	if (!ctx->picking) {
+		pick_repicks = 0;
+		return false;
+	}
+	const bool passes = ucsan_access_private(ctx, ptr, type) ||
+			    (ucsan_opts.sample_page_owners && ucsan_page_only_mine(ctx, ptr));
+	if (pick_repicks >= ucsan_opts.sample_repicks || !passes) {
 		pick_repicks = 0;
 		return false;
 	}

@@ -514,6 +514,10 @@ void ucsan_segments_init(void);
 bool ucsan_static_data(const volatile void *ptr);
 bool ucsan_read_only(const volatile void *ptr);
 
+/* A pick's access: notes its page with the thread; true if no other
+ * thread has been seen there yet (page_owners.c). */
+bool ucsan_page_only_mine(const struct ucsan_ctx *ctx, const volatile void *ptr);
+
 /* === Who the threads are (thread_info.c), what memory is (location.c) === */
 #define UCSAN_CREATE_STACK 8
 enum { THREAD_FREE, THREAD_FILLING, THREAD_RUNNING, THREAD_ENDED };

@@ -161,6 +161,55 @@ static int pick_passes_over_private(void)
 	return 0;
 }
 
+/* Pages of their own, for the picks of the next case only. */
+static char own_pages[2][4096] __attribute__((aligned(4096)));
+
+/* A pick that falls on `p`: whether it was sampled there (the pick is
+ * over) rather than passed on (up to 16 accesses on). -1: no pick. */
+static int pick_sampled_at(struct ucsan_ctx *ctx, const volatile void *p)
+{
+	for (int tries = 0; tries < 64; tries++) {
+		if (!store_starts_pick(ctx))
+			continue;
+		ctx->saved_skip = 0;
+		count_access(ctx, p, 4, 0, ip_in_lane(3, 2), true);
+		if (!ctx->picking)
+			return 1;
+		if (ctx->saved_skip >= 16)
+			return -1;
+		return 0; /* passed on: the pick goes on */
+	}
+	return -1;
+}
+
+/*
+ * sample_page_owners: a pick that falls on a page first seen is sampled;
+ * on a page the picks have seen this thread only, passed on; once
+ * another thread's pick fell there, sampled again. With the option off,
+ * a page of the thread's own is sampled.
+ */
+static int pick_passes_over_own_page(void)
+{
+	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	static struct ucsan_ctx other;
+	other.tid = ctx->tid + 1;
+	ucsan_opts.sample_page_owners = true;
+	int ok = pick_sampled_at(ctx, &own_pages[0][64]) == 1;
+	ok = ok && pick_sampled_at(ctx, &own_pages[0][128]) == 0;
+	/* End the pick that was passed on, on the other page (first seen). */
+	for (int i = 0; i < 16 && ctx->picking; i++)
+		count_access(ctx, &own_pages[1][i * 4], 4, 0, ip_in_lane(2, 2), true);
+	ok = ok && !ctx->picking;
+	/* Another thread's pick fell on it: shared from then on. */
+	ok = ok && !ucsan_page_only_mine(&other, &own_pages[0][0]);
+	ok = ok && pick_sampled_at(ctx, &own_pages[0][192]) == 1;
+	/* Off (as for the other cases): the second page, seen by this
+	 * thread only, is sampled. */
+	ucsan_opts.sample_page_owners = false;
+	ok = ok && pick_sampled_at(ctx, &own_pages[1][64]) == 1;
+	return ok;
+}
+
 /* Some CPU time for the thread's clock to show. */
 static unsigned long burn_cpu(void)
 {
@@ -226,12 +275,17 @@ int main(void)
 	 * restarts the countdown from SKIP_MAX). An access would not: alone,
 	 * it returns at once. */
 	ucsan_api_ctx();
+	/* Every case but pick_passes_over_own_page, which turns it on for
+	 * itself, counts where samples fall on data[]'s page, which has seen
+	 * this thread only: the page rule would pass them on. */
+	ucsan_opts.sample_page_owners = false;
 
 	CHECK("counts_one_each", counts_one_each());
 	CHECK("reads_not_counted", reads_not_counted());
 	CHECK("reads_counted_out_of_line", reads_counted_out_of_line());
 	CHECK("pick_takes_reads", pick_takes_reads() >= 0);
 	CHECK("pick_passes_over_private", pick_passes_over_private());
+	CHECK("pick_passes_over_own_page", pick_passes_over_own_page());
 	CHECK("nudge_picks_when_due", nudge_picks_when_due());
 	CHECK("sampler_nudges_due_owner", sampler_nudges_due_owner());
 	CHECK("one_lane_phase_exact", sampled_access(4000, 1L << 30) == 4000);
