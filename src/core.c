@@ -54,6 +54,7 @@ const char *const ucsan_counter_names[CTR_COUNT] = {
 	[CTR_REPORTS_PRINTED] = "reports_printed",
 	[CTR_REPORTS_SUPPRESSED] = "reports_suppressed",
 	[CTR_RACES_SUPPRESSED] = "races_suppressed",
+	[CTR_SLEEPING_WATCHES] = "sleeping_watches",
 };
 _Static_assert(sizeof(ucsan_counter_names) / sizeof(ucsan_counter_names[0]) == CTR_COUNT,
 	       "every counter needs a name");
@@ -116,7 +117,7 @@ void ucsan_ctx_init(struct ucsan_ctx *ctx)
  */
 static void time_floor_next(struct ucsan_ctx *ctx, uint64_t gap_ns);
 
-static long new_skip(struct ucsan_ctx *ctx, uint64_t cost_ns, uint64_t now)
+static long new_skip(struct ucsan_ctx *ctx, uint64_t cost_ns, uint64_t charge_ns, uint64_t now)
 {
 	long n = ucsan_opts.skip_watch;
 	const long budget = ucsan_opts.overhead_budget;
@@ -128,7 +129,7 @@ static long new_skip(struct ucsan_ctx *ctx, uint64_t cost_ns, uint64_t now)
 	if (budget > 0 && period >= FIXED_START_PERIODS) {
 		uint64_t elapsed = now - cost_ns - ctx->period_start_ns;
 		double rate = (double)(ctx->period_skip + 1) / (double)(elapsed ? elapsed : 1);
-		gap_ns = (double)cost_ns * (double)(100 - budget) / (double)budget;
+		gap_ns = (double)(cost_ns + charge_ns) * (double)(100 - budget) / (double)budget;
 		double want = rate * gap_ns;
 		n = want > (double)SKIP_MAX ? SKIP_MAX : (long)want;
 	}
@@ -147,6 +148,8 @@ static long new_skip(struct ucsan_ctx *ctx, uint64_t cost_ns, uint64_t now)
 			n -= (long)r;
 	}
 	ctx->period_start_ns = budget > 0 ? now : 0;
+	if (budget > 0)
+		ctx->period_wall_ns = ucsan_now_ns();
 	ctx->period_skip = n;
 	time_floor_next(ctx, (uint64_t)gap_ns);
 	return n;
@@ -184,7 +187,6 @@ static void time_floor_next(struct ucsan_ctx *ctx, uint64_t gap_ns)
 	if (!ucsan_time_floor_on())
 		return;
 	ctx->time_gap_ns = gap_ns ? gap_ns : TIME_START_GAP_NS;
-	ctx->period_wall_ns = ucsan_now_ns();
 	atomic_store_explicit(&ctx->nudge_after_ns, ctx->period_wall_ns + ctx->time_gap_ns, memory_order_relaxed);
 }
 
@@ -416,10 +418,16 @@ static long sample_delay_us(struct ucsan_ctx *ctx)
 	return us;
 }
 
+/* A sampled watch that sleeps (sample_sleep_us, below), and how long it
+ * slept. In the runtime's own TLS: the entry points never read them. */
+static __thread bool sample_sleeping;
+static __thread uint64_t sample_slept_ns;
+
 /*
  * Short stalls busy-wait, as the kernel does: sleeping would round up to
  * the timer slack (50 us) and cost a context switch. Long ones (cold
- * sites) sleep, see ucsan_cold_stall().
+ * sites, a sampled watch of shared memory by a thread that mostly waits)
+ * sleep, see ucsan_cold_stall() and watch().
  */
 static void delay_access(struct ucsan_ctx *ctx, _Atomic(uint64_t) *wp, long us, bool sleep)
 {
@@ -427,6 +435,12 @@ static void delay_access(struct ucsan_ctx *ctx, _Atomic(uint64_t) *wp, long us, 
 		return;
 	if (sleep) {
 		ucsan_cold_stall(ctx, wp, us);
+		return;
+	}
+	if (sample_sleeping) {
+		const uint64_t t0 = ucsan_now_ns();
+		ucsan_sleep_us((unsigned)us);
+		sample_slept_ns = ucsan_now_ns() - t0;
 		return;
 	}
 	const uint64_t end = ucsan_now_ns() + (uint64_t)us * 1000;
@@ -875,10 +889,57 @@ static bool watch_now(struct ucsan_ctx *ctx, const volatile void *ptr, size_t si
 	return true;
 }
 
-/* A sampled watch. */
-static bool watch(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip)
+/* The pick's access fell on a page other threads have been seen on
+ * (pick_passes_on()). */
+static __thread bool pick_on_shared;
+
+/*
+ * A thread that spends most of its time waiting -- a server's worker
+ * between requests, one of many threads on few CPUs -- earns a budget in
+ * CPU time that pays for few short spins, and a spin on a busy machine
+ * takes the CPU the other side of the race needs. Its watch of a page
+ * other threads have been seen on sleeps instead, sample_sleep_us
+ * (randomized to [1/4, 2] times it), and the budget is charged the sleep
+ * at the share of a CPU the thread ran since its period began: the time
+ * it would have run. Such watches then take about overhead_budget percent
+ * of its wall time, and a thread that runs all the time spins as before.
+ * Not in a signal handler, nor with fixed sampling (overhead_budget=0).
+ * Returns that share, or 0 if this watch spins.
+ */
+#define SLEEP_BELOW_SHARE 0.5
+
+static double sleep_share(const struct ucsan_ctx *ctx, uint64_t cpu_now)
 {
-	return ucsan_watch(ctx, ptr, size, type, ip, sample_delay_us(ctx), false);
+	if (!pick_on_shared || ucsan_opts.sample_sleep_us <= 0 || ucsan_opts.overhead_budget <= 0 ||
+	    ctx->signal_depth || ctx->locks_held || !ctx->period_wall_ns || cpu_now < ctx->period_start_ns)
+		return 0;
+	const uint64_t wall = ucsan_now_ns();
+	if (wall <= ctx->period_wall_ns)
+		return 0;
+	double share = (double)(cpu_now - ctx->period_start_ns) / (double)(wall - ctx->period_wall_ns);
+	if (share >= SLEEP_BELOW_SHARE)
+		return 0;
+	return share > 1.0 / 64 ? share : 1.0 / 64;
+}
+
+/* A sampled watch; *charge_ns: what a sleeping one costs the budget. */
+static bool watch(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip,
+		  uint64_t cpu_now, uint64_t *charge_ns)
+{
+	const double share = sleep_share(ctx, cpu_now);
+	pick_on_shared = false;
+	if (share == 0)
+		return ucsan_watch(ctx, ptr, size, type, ip, sample_delay_us(ctx), false);
+	long us = ucsan_opts.sample_sleep_us;
+	if (ucsan_opts.delay_randomize && us >= 4)
+		us = us / 4 + (long)(ucsan_rand32(ctx) % (uint32_t)(us * 7 / 4));
+	ucsan_counter_add(CTR_SLEEPING_WATCHES, 1);
+	sample_sleeping = true;
+	sample_slept_ns = 0;
+	const bool watched = ucsan_watch(ctx, ptr, size, type, ip, us, false);
+	sample_sleeping = false;
+	*charge_ns = (uint64_t)((double)sample_slept_ns * share);
+	return watched;
 }
 
 /*
@@ -915,10 +976,13 @@ void ucsan_countdown_threads_begin(struct ucsan_ctx *ctx)
 static long sample(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
 	const uint64_t t0 = may_watch(ctx) ? budget_clock() : 0;
-	if ((!t0 && ucsan_opts.overhead_budget > 0) || !watch(ctx, ptr, size, type, ip))
+	uint64_t charge = 0;
+	if ((!t0 && ucsan_opts.overhead_budget > 0) || !watch(ctx, ptr, size, type, ip, t0, &charge)) {
+		pick_on_shared = false;
 		return unwatched_skip(ctx);
+	}
 	const uint64_t t1 = budget_clock();
-	return new_skip(ctx, watch_cost(ctx, t0, t1), t1);
+	return new_skip(ctx, watch_cost(ctx, t0, t1), charge, t1);
 }
 
 /*
@@ -983,8 +1047,13 @@ static bool pick_passes_on(struct ucsan_ctx *ctx, const volatile void *ptr, int 
 		pick_repicks = 0;
 		return false;
 	}
-	const bool passes = ucsan_access_private(ctx, ptr, type) ||
-			    (ucsan_opts.sample_page_owners && ucsan_page_only_mine(ctx, ptr));
+	bool passes = ucsan_access_private(ctx, ptr, type);
+	pick_on_shared = false;
+	if (!passes && ucsan_opts.sample_page_owners) {
+		const enum ucsan_page_seen seen = ucsan_page_seen(ctx, ptr);
+		passes = seen == PAGE_ONLY_MINE;
+		pick_on_shared = seen == PAGE_SHARED;
+	}
 	if (pick_repicks >= ucsan_opts.sample_repicks || !passes) {
 		pick_repicks = 0;
 		return false;
@@ -1043,7 +1112,7 @@ void ucsan_thread_first_entry(struct ucsan_ctx *ctx)
 	ucsan_ctx_init(ctx);
 	/* No rate known yet: the first period is skip_watch long (with
 	 * skip_watch=0, this very access is watched). */
-	ucsan_ctx_set_countdown(ctx, new_skip(ctx, 0, budget_clock()));
+	ucsan_ctx_set_countdown(ctx, new_skip(ctx, 0, 0, budget_clock()));
 }
 
 /* The calling thread's context for an API call (ucsan.h, TSan's

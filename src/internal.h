@@ -349,6 +349,7 @@ enum ucsan_counter {
 	CTR_REPORTS_PRINTED,
 	CTR_REPORTS_SUPPRESSED, /* rate-limited or filtered by value change */
 	CTR_RACES_SUPPRESSED,   /* matched by suppressions / filter_mode */
+	CTR_SLEEPING_WATCHES,   /* sampled watches that slept (sample_sleep_us) */
 	CTR_COUNT
 };
 extern _Atomic long ucsan_counters[CTR_COUNT];
@@ -514,9 +515,11 @@ void ucsan_segments_init(void);
 bool ucsan_static_data(const volatile void *ptr);
 bool ucsan_read_only(const volatile void *ptr);
 
-/* A pick's access: notes its page with the thread; true if no other
- * thread has been seen there yet (page_owners.c). */
-bool ucsan_page_only_mine(const struct ucsan_ctx *ctx, const volatile void *ptr);
+/* A pick's access: notes its page with the thread, and says whether
+ * the page was first seen now, has seen this thread only, or others too
+ * (page_owners.c). */
+enum ucsan_page_seen { PAGE_FIRST_SEEN, PAGE_ONLY_MINE, PAGE_SHARED };
+enum ucsan_page_seen ucsan_page_seen(const struct ucsan_ctx *ctx, const volatile void *ptr);
 
 /* === Who the threads are (thread_info.c), what memory is (location.c) === */
 #define UCSAN_CREATE_STACK 8

@@ -32,7 +32,7 @@ static inline _Atomic uint32_t *word_of(uintptr_t page)
 	return &page_words[(page ^ (page >> 12) * 7) & (PAGE_SLOTS - 1)];
 }
 
-bool ucsan_page_only_mine(const struct ucsan_ctx *ctx, const volatile void *ptr)
+enum ucsan_page_seen ucsan_page_seen(const struct ucsan_ctx *ctx, const volatile void *ptr)
 {
 	const uintptr_t page = (uintptr_t)ptr >> PAGE_SHIFT_BITS;
 	const uint32_t tag = (uint32_t)(page >> 12) << 16 & TAG_MASK;
@@ -40,15 +40,15 @@ bool ucsan_page_only_mine(const struct ucsan_ctx *ctx, const volatile void *ptr)
 	_Atomic uint32_t *w = word_of(page);
 	uint32_t v = atomic_load_explicit(w, memory_order_relaxed);
 	/* First seen (or its word was another page's): whose it is is not
-	 * known yet, so it is watched. */
+	 * known yet. */
 	if ((v & TAG_MASK) != tag || !(v & OWNER_MASK)) {
 		atomic_store_explicit(w, tag | me, memory_order_relaxed);
-		return false;
+		return PAGE_FIRST_SEEN;
 	}
 	if (v & SHARED_BIT)
-		return false;
+		return PAGE_SHARED;
 	if ((v & OWNER_MASK) == me)
-		return true;
+		return PAGE_ONLY_MINE;
 	atomic_fetch_or_explicit(w, SHARED_BIT, memory_order_relaxed);
-	return false;
+	return PAGE_SHARED;
 }

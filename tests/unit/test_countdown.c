@@ -201,7 +201,7 @@ static int pick_passes_over_own_page(void)
 		count_access(ctx, &own_pages[1][i * 4], 4, 0, ip_in_lane(2, 2), true);
 	ok = ok && !ctx->picking;
 	/* Another thread's pick fell on it: shared from then on. */
-	ok = ok && !ucsan_page_only_mine(&other, &own_pages[0][0]);
+	ok = ok && ucsan_page_seen(&other, &own_pages[0][0]) == PAGE_SHARED;
 	ok = ok && pick_sampled_at(ctx, &own_pages[0][192]) == 1;
 	/* Off (as for the other cases): the second page, seen by this
 	 * thread only, is sampled. */
