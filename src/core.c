@@ -903,8 +903,9 @@ static __thread bool pick_on_shared;
  * at the share of a CPU the thread ran since its period began: the time
  * it would have run. Such watches then take about overhead_budget percent
  * of its wall time, and a thread that runs all the time spins as before.
- * Not in a signal handler, nor with fixed sampling (overhead_budget=0).
- * Returns that share, or 0 if this watch spins.
+ * Not while it holds a pthread lock (others would queue behind the
+ * sleep), in a signal handler, or with fixed sampling
+ * (overhead_budget=0). Returns that share, or 0 if this watch spins.
  */
 #define SLEEP_BELOW_SHARE 0.5
 
@@ -933,11 +934,12 @@ static bool watch(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, 
 	long us = ucsan_opts.sample_sleep_us;
 	if (ucsan_opts.delay_randomize && us >= 4)
 		us = us / 4 + (long)(ucsan_rand32(ctx) % (uint32_t)(us * 7 / 4));
-	ucsan_counter_add(CTR_SLEEPING_WATCHES, 1);
 	sample_sleeping = true;
 	sample_slept_ns = 0;
 	const bool watched = ucsan_watch(ctx, ptr, size, type, ip, us, false);
 	sample_sleeping = false;
+	if (watched)
+		ucsan_counter_add(CTR_SLEEPING_WATCHES, 1);
 	*charge_ns = (uint64_t)((double)sample_slept_ns * share);
 	return watched;
 }
@@ -1035,6 +1037,10 @@ static void end_pick(struct ucsan_ctx *ctx)
 /* How often in a row this thread's pick passed its sample on (below). In
  * the runtime's own TLS: the entry points never read it. */
 static __thread int pick_repicks;
+/* Marked accesses since a nudge's pick was last passed on (below), and
+ * how many it lets by (special_marked()). */
+static __thread int pick_marked;
+#define PASSED_ON_MARKED 256
 
 /* The access a pick fell on cannot meet another thread's (a server's
  * worker spends most of its accesses on its own frames and buffers), or
@@ -1045,6 +1051,7 @@ static bool pick_passes_on(struct ucsan_ctx *ctx, const volatile void *ptr, int 
 {
 	if (!ctx->picking) {
 		pick_repicks = 0;
+		pick_on_shared = false;
 		return false;
 	}
 	bool passes = ucsan_access_private(ctx, ptr, type);
@@ -1059,6 +1066,7 @@ static bool pick_passes_on(struct ucsan_ctx *ctx, const volatile void *ptr, int 
 		return false;
 	}
 	pick_repicks++;
+	pick_marked = 0;
 	ctx->saved_skip = (long)(ucsan_rand32(ctx) % 16);
 	return true;
 }
@@ -1085,9 +1093,15 @@ static void special_marked(void)
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
 	/* A nudge's pick counts marked accesses too, and a marked access is
 	 * never watched: given up, so that a loop of atomics does not keep
-	 * the thread special. The store count goes on where it was. */
-	if (ctx->time_pick && --ctx->saved_skip < 0) {
+	 * the thread special. The store count goes on where it was. Once
+	 * passed on from a plain access (pick_passes_on()) it counts plain
+	 * ones only, or a poll loop that tests an atomic between its plain
+	 * reads would lose most picks there; and gives up after
+	 * PASSED_ON_MARKED marked ones. */
+	if (ctx->time_pick &&
+	    (pick_repicks ? ++pick_marked > PASSED_ON_MARKED : --ctx->saved_skip < 0)) {
 		ctx->saved_skip = ctx->pick_saved_skip;
+		pick_repicks = 0;
 		end_pick(ctx);
 	}
 	ucsan_cold_unpublished_access(ctx, NULL, UCSAN_ACCESS_ATOMIC);
