@@ -126,6 +126,24 @@ static long pick_takes_reads(void)
 	return -1;
 }
 
+/* A pick that falls on `p`: whether it was sampled there (the pick is
+ * over) rather than passed on (up to 16 accesses on). -1: no pick. */
+static int pick_sampled_at(struct ucsan_ctx *ctx, const volatile void *p)
+{
+	for (int tries = 0; tries < 64; tries++) {
+		if (!store_starts_pick(ctx))
+			continue;
+		ctx->saved_skip = 0;
+		count_access(ctx, p, 4, 0, ip_in_lane(1, 2), true);
+		if (!ctx->picking)
+			return 1;
+		if (ctx->saved_skip >= 16)
+			return -1;
+		return 0; /* passed on: the pick goes on */
+	}
+	return -1;
+}
+
 /*
  * A pick that falls on the thread's own frames passes the sample on to one
  * of the next 16 accesses, sample_repicks (8) times in a row at most; one
@@ -135,20 +153,16 @@ static int pick_passes_over_private(void)
 {
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
 	volatile int local = 0;
+	/* Falls on a local: still picking, up to 16 accesses on. */
+	if (pick_sampled_at(ctx, &local) != 0)
+		return 0;
+	/* Then on shared data: sampled there. */
+	for (int i = 0; i < 16 && ctx->picking; i++)
+		count_access(ctx, &data[1], 4, 0, ip_in_lane(2, 2), true);
+	if (ctx->picking)
+		return 0;
+	/* Only locals: the ninth fall is sampled, the pick is over. */
 	for (int tries = 0; tries < 64; tries++) {
-		if (!store_starts_pick(ctx))
-			continue;
-		/* Falls on a local: still picking, up to 16 accesses on. */
-		ctx->saved_skip = 0;
-		count_access(ctx, (const volatile void *)&local, 4, 0, ip_in_lane(1, 2), true);
-		if (!ctx->picking || ctx->saved_skip >= 16)
-			return 0;
-		/* Then on shared data: sampled there. */
-		for (int i = 0; i < 16 && ctx->picking; i++)
-			count_access(ctx, &data[1], 4, 0, ip_in_lane(2, 2), true);
-		if (ctx->picking)
-			return 0;
-		/* Only locals: the ninth fall is sampled, the pick is over. */
 		if (!store_starts_pick(ctx))
 			continue;
 		int falls = 0;
@@ -163,24 +177,6 @@ static int pick_passes_over_private(void)
 
 /* Pages of their own, for the picks of the next case only. */
 static char own_pages[2][4096] __attribute__((aligned(4096)));
-
-/* A pick that falls on `p`: whether it was sampled there (the pick is
- * over) rather than passed on (up to 16 accesses on). -1: no pick. */
-static int pick_sampled_at(struct ucsan_ctx *ctx, const volatile void *p)
-{
-	for (int tries = 0; tries < 64; tries++) {
-		if (!store_starts_pick(ctx))
-			continue;
-		ctx->saved_skip = 0;
-		count_access(ctx, p, 4, 0, ip_in_lane(3, 2), true);
-		if (!ctx->picking)
-			return 1;
-		if (ctx->saved_skip >= 16)
-			return -1;
-		return 0; /* passed on: the pick goes on */
-	}
-	return -1;
-}
 
 /*
  * sample_page_owners: a pick that falls on a page first seen is sampled;
