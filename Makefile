@@ -106,7 +106,7 @@ $(B)/lib/pkgconfig/ucsan.pc: ucsan.pc.in Makefile
 
 # --- tests ---------------------------------------------------------------
 # test_symbolize.c is built by tests/unit/run.sh, under both compilers.
-UNIT_SRCS := tests/unit/test_cold_sites.c tests/unit/test_countdown.c tests/unit/test_encoding.c tests/unit/test_gate.c tests/unit/test_heap_blocks.c tests/unit/test_options.c tests/unit/test_suppressions.c tests/unit/test_unknown_origin.c
+UNIT_SRCS := tests/unit/test_cold_sites.c tests/unit/test_countdown.c tests/unit/test_encoding.c tests/unit/test_gate.c tests/unit/test_heap_blocks.c tests/unit/test_held_watches.c tests/unit/test_options.c tests/unit/test_suppressions.c tests/unit/test_unknown_origin.c
 UNIT_BINS := $(patsubst tests/unit/%.c,$(B)/tests/unit/%,$(UNIT_SRCS))
 
 $(B)/tests/unit/%: tests/unit/%.c $(RT_OBJS)

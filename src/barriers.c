@@ -71,31 +71,56 @@ UCSAN_EXPORT void ucsan_release(void)
 	}
 
 /* A lock taken: one more held; a cold stall may wait for this lock. */
+static int lock_taken(int ret, const volatile void *x)
+{
+	if (ret == 0) {
+		ucsan_ctx_tls.locks_held++;
+		ucsan_cold_taken(x);
+	}
+	ucsan_cold_wakeup();
+	return ret;
+}
+
+/* A lock that may block: the thread's last access may be held while it
+ * waits (held_watches.c), so the real call goes through ucsan_wait(). */
 #define LOCK_OP(name, arg_type)                                                        \
+	REAL(name, int, arg_type)                                                      \
+	struct name##_call {                                                           \
+		struct ucsan_wait_call c;                                              \
+		int (*f)(arg_type);                                                    \
+		arg_type x;                                                            \
+	};                                                                             \
+	static long run_##name(struct ucsan_wait_call *c)                              \
+	{                                                                              \
+		const struct name##_call *l = (const struct name##_call *)c;           \
+		return l->f(l->x);                                                     \
+	}                                                                              \
+	UCSAN_EXPORT int name(arg_type x)                                              \
+	{                                                                              \
+		struct name##_call l = { { run_##name, 0, 0, false }, get_##name(), x }; \
+		return lock_taken(l.f ? (int)ucsan_wait(&l.c) : ENOSYS, x);            \
+	}
+
+/* One that never blocks. */
+#define TRYLOCK_OP(name, arg_type)                                                     \
 	REAL(name, int, arg_type)                                                      \
 	UCSAN_EXPORT int name(arg_type x)                                              \
 	{                                                                              \
 		int (*f)(arg_type) = get_##name();                                     \
-		const int ret = f ? f(x) : ENOSYS;                                     \
-		if (ret == 0) {                                                        \
-			ucsan_ctx_tls.locks_held++;                                    \
-			ucsan_cold_taken(x);                                           \
-		}                                                                      \
-		ucsan_cold_wakeup();                                                   \
-		return ret;                                                            \
+		return lock_taken(f ? f(x) : ENOSYS, x);                               \
 	}
 
 UNLOCK_OP(pthread_mutex_unlock, pthread_mutex_t *)
 UNLOCK_OP(pthread_spin_unlock, pthread_spinlock_t *)
 UNLOCK_OP(pthread_rwlock_unlock, pthread_rwlock_t *)
 LOCK_OP(pthread_mutex_lock, pthread_mutex_t *)
-LOCK_OP(pthread_mutex_trylock, pthread_mutex_t *)
+TRYLOCK_OP(pthread_mutex_trylock, pthread_mutex_t *)
 LOCK_OP(pthread_spin_lock, pthread_spinlock_t *)
-LOCK_OP(pthread_spin_trylock, pthread_spinlock_t *)
+TRYLOCK_OP(pthread_spin_trylock, pthread_spinlock_t *)
 LOCK_OP(pthread_rwlock_rdlock, pthread_rwlock_t *)
 LOCK_OP(pthread_rwlock_wrlock, pthread_rwlock_t *)
-LOCK_OP(pthread_rwlock_tryrdlock, pthread_rwlock_t *)
-LOCK_OP(pthread_rwlock_trywrlock, pthread_rwlock_t *)
+TRYLOCK_OP(pthread_rwlock_tryrdlock, pthread_rwlock_t *)
+TRYLOCK_OP(pthread_rwlock_trywrlock, pthread_rwlock_t *)
 RELEASE_OP(pthread_cond_signal, pthread_cond_t *)
 RELEASE_OP(pthread_cond_broadcast, pthread_cond_t *)
 RELEASE_OP(sem_post, sem_t *)

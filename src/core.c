@@ -55,6 +55,7 @@ const char *const ucsan_counter_names[CTR_COUNT] = {
 	[CTR_REPORTS_SUPPRESSED] = "reports_suppressed",
 	[CTR_RACES_SUPPRESSED] = "races_suppressed",
 	[CTR_SLEEPING_WATCHES] = "sleeping_watches",
+	[CTR_HELD_WATCHES] = "held_watches",
 };
 _Static_assert(sizeof(ucsan_counter_names) / sizeof(ucsan_counter_names[0]) == CTR_COUNT,
 	       "every counter needs a name");
@@ -418,32 +419,54 @@ static long sample_delay_us(struct ucsan_ctx *ctx)
 	return us;
 }
 
-/* A sampled watch that sleeps (sample_sleep_us, below), and how long it
- * slept. In the runtime's own TLS: the entry points never read them. */
-static __thread bool sample_sleeping;
-static __thread uint64_t sample_slept_ns;
-
 /*
- * Short stalls busy-wait, as the kernel does: sleeping would round up to
- * the timer slack (50 us) and cost a context switch. Long ones (cold
- * sites, a sampled watch of shared memory by a thread that mostly waits)
- * sleep, see ucsan_cold_stall() and watch().
+ * How a watch waits for the other side's access. Short stalls busy-wait,
+ * as the kernel does: sleeping would round up to the timer slack (50 us)
+ * and cost a context switch. Long ones sleep: a cold site's
+ * (ucsan_cold_stall(), which also ends early), and a sampled watch of
+ * shared memory by a thread that mostly waits (watch()). A held access
+ * waits in the program's own blocking call (held_watches.c).
  */
-static void delay_access(struct ucsan_ctx *ctx, _Atomic(uint64_t) *wp, long us, bool sleep)
+enum stall_kind { STALL_SPIN, STALL_COLD, STALL_SLEEP, STALL_CALL };
+
+struct stall {
+	enum stall_kind kind;
+	long us;
+	uint64_t slept_ns;            /* STALL_SLEEP: how long it slept */
+	struct ucsan_wait_call *call; /* STALL_CALL */
+	/* STALL_CALL, a held store: the value it wrote over, what a change
+	 * is judged against (it has landed before the watch begins). */
+	const struct ucsan_value *before;
+};
+
+static void watch_abandoned(void *wp);
+
+static void delay_access(struct ucsan_ctx *ctx, _Atomic(uint64_t) *wp, struct stall *st)
 {
-	if (us <= 0)
-		return;
-	if (sleep) {
-		ucsan_cold_stall(ctx, wp, us);
+	if (st->kind == STALL_CALL) {
+		/* The call may be a cancellation point: a thread cancelled in
+		 * it leaves no watchpoint behind. */
+		pthread_cleanup_push(watch_abandoned, (void *)wp);
+		st->call->ran = true;
+		errno = st->call->err; /* as the program left it */
+		st->call->ret = st->call->run(st->call);
+		st->call->err = errno;
+		pthread_cleanup_pop(0);
 		return;
 	}
-	if (sample_sleeping) {
+	if (st->us <= 0)
+		return;
+	if (st->kind == STALL_COLD) {
+		ucsan_cold_stall(ctx, wp, st->us);
+		return;
+	}
+	if (st->kind == STALL_SLEEP) {
 		const uint64_t t0 = ucsan_now_ns();
-		ucsan_sleep_us((unsigned)us);
-		sample_slept_ns = ucsan_now_ns() - t0;
+		ucsan_sleep_us((unsigned)st->us);
+		st->slept_ns = ucsan_now_ns() - t0;
 		return;
 	}
-	const uint64_t end = ucsan_now_ns() + (uint64_t)us * 1000;
+	const uint64_t end = ucsan_now_ns() + (uint64_t)st->us * 1000;
 	while (ucsan_now_ns() < end)
 		ucsan_cpu_relax();
 }
@@ -458,7 +481,7 @@ static void delay_access(struct ucsan_ctx *ctx, _Atomic(uint64_t) *wp, long us, 
 bool ucsan_ignore_value_change(size_t size, int type, struct ucsan_value old, struct ucsan_value new,
 			       uint64_t diff)
 {
-	if (!ucsan_opts.permissive || (type & ~UCSAN_ACCESS_NO_COLD) != 0 || size > sizeof(long))
+	if (!ucsan_opts.permissive || (type & ~(UCSAN_ACCESS_NO_COLD | UCSAN_ACCESS_HELD)) != 0 || size > sizeof(long))
 		return false;
 	if (__builtin_popcountll(diff) != 1)
 		return false;
@@ -670,8 +693,17 @@ static void report_unknown(struct ucsan_ctx *ctx, const volatile void *ptr, size
 	ctx->report_ns += budget_clock() - r0;
 }
 
+/* The watch is over and reported: the word is free again. */
+static void release_slot(size_t slot)
+{
+	gate_disarm_slot(slot);
+	atomic_store_explicit(&ucsan_watchpoints[slot], WP_INVALID, memory_order_release);
+	disarm_slot(slot);
+	ucsan_counter_add(CTR_USED_WATCHPOINTS, -1);
+}
+
 static enum watch_outcome setup_watchpoint(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size,
-					   int type, uintptr_t ip, long us, bool sleep,
+					   int type, uintptr_t ip, struct stall *st,
 					   struct unknown_change *held)
 {
 	enum watch_outcome outcome = WATCH_QUIET;
@@ -688,7 +720,9 @@ static enum watch_outcome setup_watchpoint(struct ucsan_ctx *ctx, const volatile
 	}
 	const size_t slot = (size_t)(wp - ucsan_watchpoints);
 	arm_slot(slot);
-	gate_arm_slot(slot, (uintptr_t)ptr, size, sleep ? UINT64_MAX : ucsan_now_ns() + (uint64_t)(us > 0 ? us : 0) * 1000);
+	const bool unbounded = st->kind == STALL_COLD || st->kind == STALL_CALL;
+	gate_arm_slot(slot, (uintptr_t)ptr, size,
+		      unbounded ? UINT64_MAX : ucsan_now_ns() + (uint64_t)(st->us > 0 ? st->us : 0) * 1000);
 	ucsan_counter_add(CTR_SETUP_WATCHPOINTS, 1);
 	ucsan_counter_add(CTR_USED_WATCHPOINTS, 1);
 	ctx->watching = wp;
@@ -701,9 +735,15 @@ static enum watch_outcome setup_watchpoint(struct ucsan_ctx *ctx, const volatile
 	 * or it shows up as a change of unknown origin, and the system call
 	 * gives it that time.) */
 	const bool is_reorder = (type & UCSAN_ACCESS_SCOPED) && !is_assert;
-	const bool have_value = !is_reorder && ucsan_read_value(ptr, size, &old);
+	bool have_value;
+	if (st->before) {
+		old = *st->before;
+		have_value = true;
+	} else {
+		have_value = !is_reorder && ucsan_read_value(ptr, size, &old);
+	}
 
-	delay_access(ctx, wp, us, sleep);
+	delay_access(ctx, wp, st);
 
 	/* With an access mask (UCSAN_ASSERT_EXCLUSIVE_BITS) only changes
 	 * inside it count. */
@@ -762,11 +802,23 @@ static enum watch_outcome setup_watchpoint(struct ucsan_ctx *ctx, const volatile
 		}
 	}
 
-	gate_disarm_slot(slot);
-	atomic_store_explicit(wp, WP_INVALID, memory_order_release);
-	disarm_slot(slot);
-	ucsan_counter_add(CTR_USED_WATCHPOINTS, -1);
+	/* A plain access that met nothing may stay watched through a
+	 * blocking call that follows it (held_watches.c). */
+	if (outcome == WATCH_QUIET && !is_assert && !is_reorder && !mask && st->kind != STALL_CALL)
+		ucsan_held_note(ptr, size, type, ip, is_write && have_value ? &old : NULL);
+	release_slot(slot);
 	return outcome;
+}
+
+/* A cancelled thread's held watch: its blocking call never returned. */
+static void watch_abandoned(void *arg)
+{
+	_Atomic(uint64_t) *wp = arg;
+	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	atomic_store_explicit(wp, WP_CONSUMED, memory_order_release);
+	ctx->watching = NULL;
+	release_slot((size_t)(wp - ucsan_watchpoints));
+	ctx->disable_count--;
 }
 
 /*
@@ -780,15 +832,16 @@ static enum watch_outcome setup_watchpoint(struct ucsan_ctx *ctx, const volatile
  * is the first change reported as it was.
  */
 static void watch_and_report(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type,
-			     uintptr_t ip, long us, bool sleep)
+			     uintptr_t ip, struct stall *st)
 {
 	const bool hold = ucsan_opts.report_unknown_origin && !(type & UCSAN_ACCESS_ASSERT);
 	struct unknown_change held;
 
-	if (setup_watchpoint(ctx, ptr, size, type, ip, us, sleep, hold ? &held : NULL) != WATCH_UNKNOWN || !hold)
+	if (setup_watchpoint(ctx, ptr, size, type, ip, st, hold ? &held : NULL) != WATCH_UNKNOWN || !hold)
 		return;
 	const long full = 8 * full_stall_us(ctx);
-	if (setup_watchpoint(ctx, ptr, size, type, ip, us > full ? us : full, false, NULL) == WATCH_QUIET)
+	struct stall again = { STALL_SPIN, st->us > full ? st->us : full, 0, NULL, NULL };
+	if (setup_watchpoint(ctx, ptr, size, type, ip, &again, NULL) == WATCH_QUIET)
 		report_unknown(ctx, ptr, size, type, ip, held.old, held.new, held.mask);
 }
 
@@ -844,18 +897,19 @@ static bool may_watch(const struct ucsan_ctx *ctx)
 
 /* Sets up a watchpoint for an access, if this thread may. */
 static bool watch_now(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip,
-		      long us, bool sleep);
+		      struct stall *st);
 
 bool ucsan_watch(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip, long us,
 		 bool sleep)
 {
+	struct stall st = { sleep ? STALL_COLD : STALL_SPIN, us, 0, NULL, NULL };
 	bool watched;
-	UCSAN_KEEP_ERRNO(watched = watch_now(ctx, ptr, size, type, ip, us, sleep));
+	UCSAN_KEEP_ERRNO(watched = watch_now(ctx, ptr, size, type, ip, &st));
 	return watched;
 }
 
 static bool watch_now(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip,
-		      long us, bool sleep)
+		      struct stall *st)
 {
 	if (!may_watch(ctx))
 		return false;
@@ -874,7 +928,7 @@ static bool watch_now(struct ucsan_ctx *ctx, const volatile void *ptr, size_t si
 	if (block)
 		ucsan_signals_block(0, &old);
 	ctx->disable_count++;
-	watch_and_report(ctx, ptr, size, type, ip, us, sleep);
+	watch_and_report(ctx, ptr, size, type, ip, st);
 	/* weak_memory: this access now stays in flight (see reorder). An
 	 * assertion is no access; a masked one has no value to reorder. */
 	if (ucsan_opts.weak_memory && !(type & UCSAN_ACCESS_ASSERT) && !ctx->access_mask)
@@ -887,6 +941,30 @@ static bool watch_now(struct ucsan_ctx *ctx, const volatile void *ptr, size_t si
 	if (!ctx->publish_word)
 		look_again(ctx, ptr, size, type, ip);
 	return true;
+}
+
+/*
+ * An access held through a blocking call (held_watches.c). Signals stay as
+ * the program has them: the call is its own, and a handler that cuts a
+ * sleep short must still do so (one that meets the watch is the thread's
+ * own, never reported). A change nobody owns up to is not reported: only
+ * another thread's access that meets the watchpoint is.
+ */
+bool ucsan_watch_through_call(const volatile void *ptr, size_t size, int type, uintptr_t ip,
+			      const struct ucsan_value *before, struct ucsan_wait_call *call)
+{
+	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	if (!may_watch(ctx) || !wp_encodable((uintptr_t)ptr, size) || ctx->access_mask)
+		return false;
+	struct stall st = { STALL_CALL, 0, 0, call, before };
+	struct unknown_change unknown;
+	call->ran = false;
+	ctx->disable_count++;
+	setup_watchpoint(ctx, ptr, size, type | UCSAN_ACCESS_HELD, ip, &st, &unknown);
+	ctx->disable_count--;
+	if (call->ran)
+		ucsan_counter_add(CTR_HELD_WATCHES, 1);
+	return call->ran;
 }
 
 /* The pick's access fell on a page other threads have been seen on
@@ -934,13 +1012,12 @@ static bool watch(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, 
 	long us = ucsan_opts.sample_sleep_us;
 	if (ucsan_opts.delay_randomize && us >= 4)
 		us = us / 4 + (long)(ucsan_rand32(ctx) % (uint32_t)(us * 7 / 4));
-	sample_sleeping = true;
-	sample_slept_ns = 0;
-	const bool watched = ucsan_watch(ctx, ptr, size, type, ip, us, false);
-	sample_sleeping = false;
+	struct stall st = { STALL_SLEEP, us, 0, NULL, NULL };
+	bool watched;
+	UCSAN_KEEP_ERRNO(watched = watch_now(ctx, ptr, size, type, ip, &st));
 	if (watched)
 		ucsan_counter_add(CTR_SLEEPING_WATCHES, 1);
-	*charge_ns = (uint64_t)((double)sample_slept_ns * share);
+	*charge_ns = (uint64_t)((double)st.slept_ns * share);
 	return watched;
 }
 

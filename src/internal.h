@@ -81,6 +81,10 @@
  * the program (strlen, strcmp): checked and counted, but never a cold
  * site's watch; the writer's watch is what it meets. */
 #define UCSAN_ACCESS_NO_COLD 0x40
+/* (internal) An access watched again while its thread blocks
+ * (held_watches.c): made before the call, so the report shows it where it
+ * was made. */
+#define UCSAN_ACCESS_HELD 0x80
 static inline size_t site_index(uintptr_t pc)
 {
 	return (size_t)(pc >> 2) & (UCSAN_SITES - 1);
@@ -271,6 +275,9 @@ struct ucsan_ctx {
 		uintptr_t lo, hi;
 	} fresh[4];
 	unsigned nfresh;
+	/* Releases this thread has made (ucsan_release_point()): a read
+	 * watched before the latest one may no longer be held (held_reads.c). */
+	uint32_t release_seq;
 };
 
 /* Far below any real countdown, so the hot path's "--lane < 0" always
@@ -350,6 +357,7 @@ enum ucsan_counter {
 	CTR_REPORTS_SUPPRESSED, /* rate-limited or filtered by value change */
 	CTR_RACES_SUPPRESSED,   /* matched by suppressions / filter_mode */
 	CTR_SLEEPING_WATCHES,   /* sampled watches that slept (sample_sleep_us) */
+	CTR_HELD_WATCHES,       /* reads watched through a blocking call (watch_through_waits) */
 	CTR_COUNT
 };
 extern _Atomic long ucsan_counters[CTR_COUNT];
@@ -369,6 +377,28 @@ struct ucsan_ctx *ucsan_api_ctx(void);
  * Returns false if nothing was watched. */
 bool ucsan_watch(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip, long us,
 		 bool sleep);
+/* A blocking call of the program's, made by its interposer through
+ * ucsan_wait() (held_watches.c): run() makes the real call; its result and
+ * the errno it left come back in ret and err. */
+struct ucsan_wait_call {
+	long (*run)(struct ucsan_wait_call *call);
+	long ret;
+	int err;
+	bool ran;
+};
+long ucsan_wait(struct ucsan_wait_call *call);
+/* A plain access whose watch met nothing (core.c; a store's `before`:
+ * the value it writes over): it may be held through a blocking call that
+ * follows. */
+struct ucsan_value;
+void ucsan_held_note(const volatile void *ptr, size_t size, int type, uintptr_t ip, const struct ucsan_value *before);
+/* The stack of the access being held, for its report (report.c). */
+int ucsan_held_stack(uintptr_t *pcs, int max);
+/* Watches the access while the call runs, without blocking signals (a
+ * store's value judged against `before`); false if it could not, and the
+ * call has not run. */
+bool ucsan_watch_through_call(const volatile void *ptr, size_t size, int type, uintptr_t ip,
+			      const struct ucsan_value *before, struct ucsan_wait_call *call);
 /* A plain access at a site this thread has not finished with (check.h). */
 UCSAN_FOR_ENTRY NOINLINE void ucsan_cold_site(const volatile void *ptr, size_t size, int type, uintptr_t ip);
 /* A cold watch's stall: sleeps up to `us`, less if the watchpoint is
@@ -662,7 +692,7 @@ UCSAN_FOR_ENTRY void ucsan_entry_attach(struct ucsan_ctx *ctx, struct ucsan_hot 
 					const void *text_start, const void *text_end, unsigned abi);
 /* How many executables' entry points attached (0 or 1), for tests. */
 UCSAN_EXPORT int __ucsan_debug_entry_attached(void);
-#define UCSAN_ENTRY_ABI 20
+#define UCSAN_ENTRY_ABI 21
 /* Enter or leave special mode after annotation state changed (or a store
  * began or stopped waiting for its publication: cold_sites.c). */
 void ucsan_ctx_update_special(struct ucsan_ctx *ctx);
@@ -704,6 +734,7 @@ static inline void ucsan_release_point(void)
 		ucsan_barrier(BARRIER_RELEASE);
 	ucsan_ctx_tls.unpublished.ptr = NULL;
 	ucsan_ctx_tls.nfresh = 0;
+	ucsan_ctx_tls.release_seq++;
 }
 /* The memory order of an atomic operation, for the barrier it implies. */
 static inline void ucsan_atomic_order(int mo)

@@ -281,11 +281,15 @@ static int show_from_ip(uintptr_t *pcs, int n, uintptr_t ip, uintptr_t *replaced
 	return n + 1;
 }
 
-/* For a reordered access, *reordered_to is where its function is now. */
+/* For a reordered access, *reordered_to is where its function is now. A
+ * held access (held_watches.c) was made before its thread's blocking
+ * call: shown where it was made. */
 static int adjust_stack(const struct access_info *ai, uintptr_t *pcs, int n, uintptr_t *reordered_to)
 {
 	uintptr_t replaced = 0;
 	*reordered_to = 0;
+	if ((ai->type & UCSAN_ACCESS_HELD) && ai->ip)
+		return show_from_ip(pcs, n, ai->ip, &replaced);
 	if (!(ai->type & UCSAN_ACCESS_SCOPED) || !ai->ip)
 		return n;
 	n = show_from_ip(pcs, n, ai->ip, &replaced);
@@ -706,7 +710,9 @@ static bool print_report(const struct access_info *ai, const struct other_info *
 			 struct ucsan_value old, struct ucsan_value new, unsigned long mask)
 {
 	uintptr_t pcs[UCSAN_MAX_STACK], opcs[UCSAN_MAX_STACK];
-	int npcs = ucsan_stack_capture(pcs, UCSAN_MAX_STACK);
+	int npcs = (ai->type & UCSAN_ACCESS_HELD) ? ucsan_held_stack(pcs, UCSAN_MAX_STACK) : 0;
+	if (npcs <= 0)
+		npcs = ucsan_stack_capture(pcs, UCSAN_MAX_STACK);
 	if (npcs <= 0)
 		return false;
 	if (ucsan_ctx_tls.signal_depth > 0) {

@@ -45,68 +45,137 @@ static uint64_t sleep_ns(const struct timespec *req)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
+/* Each real call below goes through ucsan_wait(): the thread's last access
+ * may be held while it blocks (held_watches.c). */
+
 REAL(nanosleep, int, const struct timespec *, struct timespec *)
+struct nanosleep_call {
+	struct ucsan_wait_call c;
+	int (*f)(const struct timespec *, struct timespec *);
+	const struct timespec *req;
+	struct timespec *rem;
+};
+static long run_nanosleep(struct ucsan_wait_call *c)
+{
+	const struct nanosleep_call *n = (const struct nanosleep_call *)c;
+	return n->f(n->req, n->rem);
+}
 UCSAN_EXPORT int nanosleep(const struct timespec *req, struct timespec *rem)
 {
-	int (*f)(const struct timespec *, struct timespec *) = get_nanosleep();
+	struct nanosleep_call n = { { run_nanosleep, 0, 0, false }, get_nanosleep(), req, rem };
 	const uint64_t t0 = ucsan_now_ns();
 	sleeping(t0, sleep_ns(req));
-	const int ret = f ? f(req, rem) : (errno = ENOSYS, -1);
+	const int ret = n.f ? (int)ucsan_wait(&n.c) : (errno = ENOSYS, -1);
 	slept_since(t0);
 	return ret;
 }
 
 REAL(clock_nanosleep, int, clockid_t, int, const struct timespec *, struct timespec *)
+struct clock_nanosleep_call {
+	struct ucsan_wait_call c;
+	int (*f)(clockid_t, int, const struct timespec *, struct timespec *);
+	clockid_t clk;
+	int flags;
+	const struct timespec *req;
+	struct timespec *rem;
+};
+static long run_clock_nanosleep(struct ucsan_wait_call *c)
+{
+	const struct clock_nanosleep_call *n = (const struct clock_nanosleep_call *)c;
+	return n->f(n->clk, n->flags, n->req, n->rem);
+}
 UCSAN_EXPORT int clock_nanosleep(clockid_t clk, int flags, const struct timespec *req, struct timespec *rem)
 {
-	int (*f)(clockid_t, int, const struct timespec *, struct timespec *) = get_clock_nanosleep();
+	struct clock_nanosleep_call n = { { run_clock_nanosleep, 0, 0, false }, get_clock_nanosleep(), clk, flags,
+					  req, rem };
 	const uint64_t t0 = ucsan_now_ns();
 	if (!(flags & TIMER_ABSTIME))
 		sleeping(t0, sleep_ns(req));
-	const int ret = f ? f(clk, flags, req, rem) : ENOSYS;
+	const int ret = n.f ? (int)ucsan_wait(&n.c) : ENOSYS;
 	slept_since(t0);
 	return ret;
 }
 
 REAL(usleep, int, useconds_t)
+struct usleep_call {
+	struct ucsan_wait_call c;
+	int (*f)(useconds_t);
+	useconds_t us;
+};
+static long run_usleep(struct ucsan_wait_call *c)
+{
+	const struct usleep_call *u = (const struct usleep_call *)c;
+	return u->f(u->us);
+}
 UCSAN_EXPORT int usleep(useconds_t us)
 {
-	int (*f)(useconds_t) = get_usleep();
+	struct usleep_call u = { { run_usleep, 0, 0, false }, get_usleep(), us };
 	const uint64_t t0 = ucsan_now_ns();
 	sleeping(t0, (uint64_t)us * 1000);
-	const int ret = f ? f(us) : (errno = ENOSYS, -1);
+	const int ret = u.f ? (int)ucsan_wait(&u.c) : (errno = ENOSYS, -1);
 	slept_since(t0);
 	return ret;
 }
 
 REAL(sleep, unsigned int, unsigned int)
+struct sleep_call {
+	struct ucsan_wait_call c;
+	unsigned int (*f)(unsigned int);
+	unsigned int s;
+};
+static long run_sleep(struct ucsan_wait_call *c)
+{
+	const struct sleep_call *z = (const struct sleep_call *)c;
+	return (long)z->f(z->s);
+}
 UCSAN_EXPORT unsigned int sleep(unsigned int s)
 {
-	unsigned int (*f)(unsigned int) = get_sleep();
+	struct sleep_call z = { { run_sleep, 0, 0, false }, get_sleep(), s };
 	const uint64_t t0 = ucsan_now_ns();
 	sleeping(t0, (uint64_t)s * 1000000000ULL);
-	const unsigned int ret = f ? f(s) : s;
+	const unsigned int ret = z.f ? (unsigned int)ucsan_wait(&z.c) : s;
 	slept_since(t0);
 	return ret;
 }
 
 REAL(pthread_join, int, pthread_t, void **)
+struct join_call {
+	struct ucsan_wait_call c;
+	int (*f)(pthread_t, void **);
+	pthread_t t;
+	void **res;
+};
+static long run_join(struct ucsan_wait_call *c)
+{
+	const struct join_call *j = (const struct join_call *)c;
+	return j->f(j->t, j->res);
+}
 UCSAN_EXPORT int pthread_join(pthread_t t, void **res)
 {
-	int (*f)(pthread_t, void **) = get_pthread_join();
+	struct join_call j = { { run_join, 0, 0, false }, get_pthread_join(), t, res };
 	ucsan_sites_waiting(true);
-	const int ret = f ? f(t, res) : ENOSYS;
+	const int ret = j.f ? (int)ucsan_wait(&j.c) : ENOSYS;
 	ucsan_sites_waiting(false);
 	ucsan_cold_wakeup();
 	return ret;
 }
 
 REAL(sem_wait, int, sem_t *)
+struct sem_wait_call {
+	struct ucsan_wait_call c;
+	int (*f)(sem_t *);
+	sem_t *s;
+};
+static long run_sem_wait(struct ucsan_wait_call *c)
+{
+	const struct sem_wait_call *w = (const struct sem_wait_call *)c;
+	return w->f(w->s);
+}
 UCSAN_EXPORT int sem_wait(sem_t *s)
 {
-	int (*f)(sem_t *) = get_sem_wait();
+	struct sem_wait_call w = { { run_sem_wait, 0, 0, false }, get_sem_wait(), s };
 	ucsan_sites_waiting(true);
-	const int ret = f ? f(s) : (errno = ENOSYS, -1);
+	const int ret = w.f ? (int)ucsan_wait(&w.c) : (errno = ENOSYS, -1);
 	ucsan_sites_waiting(false);
 	ucsan_cold_wakeup();
 	return ret;

@@ -16,6 +16,7 @@
 
 #define UNIT_NAME "gate"
 #include "unit_check.h"
+#include "unit_counters.h"
 
 /* Every watch is one the test makes: nothing sampled, no cold sites. */
 const char *__ucsan_default_options(void)
@@ -28,11 +29,6 @@ const char *__ucsan_default_options(void)
 
 #define PAGE UCSAN_SLOT_RANGE
 static _Alignas(4096) long area[4 * PAGE / sizeof(long)];
-
-static long counter(enum ucsan_counter c)
-{
-	return atomic_load(&ucsan_counters[c]);
-}
 
 static uint64_t gate_count(void)
 {

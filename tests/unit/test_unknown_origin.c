@@ -17,6 +17,7 @@
 
 #define UNIT_NAME "unknown_origin"
 #include "unit_check.h"
+#include "unit_counters.h"
 
 void __tsan_write8(void *p);
 
@@ -31,19 +32,6 @@ const char *__ucsan_default_options(void)
 /* A first watch just long enough for that; the second lasts at least
  * eight udelay_task (160 ms). */
 #define SHORT_US 20000L
-
-static long counter(enum ucsan_counter c)
-{
-	return atomic_load(&ucsan_counters[c]);
-}
-
-/* Until `c` reaches n (5 s at most); whether it did. */
-static bool wait_counter(enum ucsan_counter c, long n)
-{
-	for (int i = 0; i < 5000 && counter(c) < n; i++)
-		usleep(1000);
-	return counter(c) >= n;
-}
 
 static long value_a, value_b, value_c;
 
