@@ -82,8 +82,9 @@ static int lock_taken(int ret, const volatile void *x)
 }
 
 /* A lock that may block: the thread's last access may be held while it
- * waits (held_watches.c), so the real call goes through ucsan_wait(). */
-#define LOCK_OP(name, arg_type)                                                        \
+ * waits (held_watches.c), so the real call goes through ucsan_wait();
+ * `mutex` names a pthread mutex, whose owner alone may meet the hold. */
+#define LOCK_OP(name, arg_type, mutex)                                                 \
 	REAL(name, int, arg_type)                                                      \
 	struct name##_call {                                                           \
 		struct ucsan_wait_call c;                                              \
@@ -97,7 +98,7 @@ static int lock_taken(int ret, const volatile void *x)
 	}                                                                              \
 	UCSAN_EXPORT int name(arg_type x)                                              \
 	{                                                                              \
-		struct name##_call l = { { run_##name, 0, 0, false }, get_##name(), x }; \
+		struct name##_call l = { { run_##name, 0, 0, false, mutex }, get_##name(), x }; \
 		return lock_taken(l.f ? (int)ucsan_wait(&l.c) : ENOSYS, x);            \
 	}
 
@@ -113,12 +114,12 @@ static int lock_taken(int ret, const volatile void *x)
 UNLOCK_OP(pthread_mutex_unlock, pthread_mutex_t *)
 UNLOCK_OP(pthread_spin_unlock, pthread_spinlock_t *)
 UNLOCK_OP(pthread_rwlock_unlock, pthread_rwlock_t *)
-LOCK_OP(pthread_mutex_lock, pthread_mutex_t *)
+LOCK_OP(pthread_mutex_lock, pthread_mutex_t *, x)
 TRYLOCK_OP(pthread_mutex_trylock, pthread_mutex_t *)
-LOCK_OP(pthread_spin_lock, pthread_spinlock_t *)
+LOCK_OP(pthread_spin_lock, pthread_spinlock_t *, NULL)
 TRYLOCK_OP(pthread_spin_trylock, pthread_spinlock_t *)
-LOCK_OP(pthread_rwlock_rdlock, pthread_rwlock_t *)
-LOCK_OP(pthread_rwlock_wrlock, pthread_rwlock_t *)
+LOCK_OP(pthread_rwlock_rdlock, pthread_rwlock_t *, NULL)
+LOCK_OP(pthread_rwlock_wrlock, pthread_rwlock_t *, NULL)
 TRYLOCK_OP(pthread_rwlock_tryrdlock, pthread_rwlock_t *)
 TRYLOCK_OP(pthread_rwlock_trywrlock, pthread_rwlock_t *)
 RELEASE_OP(pthread_cond_signal, pthread_cond_t *)
@@ -149,6 +150,35 @@ UCSAN_EXPORT int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, c
 	ucsan_cold_taken(m);
 	ucsan_cold_wakeup();
 	return ret;
+}
+
+/* libstdc++'s condition_variable::wait_for and wait_until wait here. */
+REAL(pthread_cond_clockwait, int, pthread_cond_t *, pthread_mutex_t *, clockid_t, const struct timespec *)
+UCSAN_EXPORT int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk, const struct timespec *t)
+{
+	ucsan_release_point();
+	int (*f)(pthread_cond_t *, pthread_mutex_t *, clockid_t, const struct timespec *) =
+		get_pthread_cond_clockwait();
+	const int ret = f ? f(c, m, clk, t) : ENOSYS;
+	ucsan_cold_taken(m);
+	ucsan_cold_wakeup();
+	return ret;
+}
+
+/* Timed locks (std::timed_mutex, C11's mtx_timedlock): taken as any lock,
+ * not held (held_watches.c) -- they may give up. */
+REAL(pthread_mutex_timedlock, int, pthread_mutex_t *, const struct timespec *)
+UCSAN_EXPORT int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *t)
+{
+	int (*f)(pthread_mutex_t *, const struct timespec *) = get_pthread_mutex_timedlock();
+	return lock_taken(f ? f(m, t) : ENOSYS, m);
+}
+
+REAL(pthread_mutex_clocklock, int, pthread_mutex_t *, clockid_t, const struct timespec *)
+UCSAN_EXPORT int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clk, const struct timespec *t)
+{
+	int (*f)(pthread_mutex_t *, clockid_t, const struct timespec *) = get_pthread_mutex_clocklock();
+	return lock_taken(f ? f(m, clk, t) : ENOSYS, m);
 }
 
 /* For tests: the size of the thread's pending (reorderable) access, 0 if

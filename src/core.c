@@ -39,6 +39,9 @@ _Alignas(64) _Atomic bool ucsan_enabled = true;
 size_t ucsan_nslots = 64;
 /* Slot i's window is [i, i + UCSAN_NUM_SLOTS): see wp_base_slot(). */
 _Atomic(uint64_t) ucsan_watchpoints[UCSAN_MAX_WATCHPOINTS + UCSAN_NUM_SLOTS - 1];
+/* For each word held through a blocked pthread_mutex_lock: that mutex
+ * (held_watches.c); NULL for every other watch. */
+static _Atomic(const pthread_mutex_t *) slot_mutex[UCSAN_MAX_WATCHPOINTS + UCSAN_NUM_SLOTS - 1];
 
 _Alignas(64) _Atomic long ucsan_counters[CTR_COUNT];
 const char *const ucsan_counter_names[CTR_COUNT] = {
@@ -696,6 +699,7 @@ static void report_unknown(struct ucsan_ctx *ctx, const volatile void *ptr, size
 /* The watch is over and reported: the word is free again. */
 static void release_slot(size_t slot)
 {
+	atomic_store_explicit(&slot_mutex[slot], NULL, memory_order_relaxed);
 	gate_disarm_slot(slot);
 	atomic_store_explicit(&ucsan_watchpoints[slot], WP_INVALID, memory_order_release);
 	disarm_slot(slot);
@@ -719,6 +723,10 @@ static enum watch_outcome setup_watchpoint(struct ucsan_ctx *ctx, const volatile
 		return WATCH_QUIET;
 	}
 	const size_t slot = (size_t)(wp - ucsan_watchpoints);
+	/* Set before the word is armed; a thread that scans the window
+	 * meanwhile sees a word nobody can have met yet. */
+	if (st->kind == STALL_CALL && st->call->mutex)
+		atomic_store_explicit(&slot_mutex[slot], st->call->mutex, memory_order_release);
 	arm_slot(slot);
 	const bool unbounded = st->kind == STALL_COLD || st->kind == STALL_CALL;
 	gate_arm_slot(slot, (uintptr_t)ptr, size,
@@ -787,8 +795,10 @@ static enum watch_outcome setup_watchpoint(struct ucsan_ctx *ctx, const volatile
 					  old, new, mask);
 		ctx->report_ns += budget_clock() - r0;
 		outcome = WATCH_KNOWN;
-	} else if (value_change == VALUE_CHANGE_TRUE) {
-		/* The value changed, but nobody we can see wrote it. */
+	} else if (value_change == VALUE_CHANGE_TRUE && st->kind != STALL_CALL) {
+		/* The value changed, but nobody we can see wrote it. (A held
+		 * store's own value shows as a change; a held read's may have
+		 * come through an order the hold cannot see: neither counts.) */
 		ucsan_counter_add(CTR_RACES_UNKNOWN_ORIGIN, 1);
 		if (is_assert)
 			ucsan_counter_add(CTR_ASSERT_FAILURES, 1);
@@ -957,10 +967,9 @@ bool ucsan_watch_through_call(const volatile void *ptr, size_t size, int type, u
 	if (!may_watch(ctx) || !wp_encodable((uintptr_t)ptr, size) || ctx->access_mask)
 		return false;
 	struct stall st = { STALL_CALL, 0, 0, call, before };
-	struct unknown_change unknown;
 	call->ran = false;
 	ctx->disable_count++;
-	setup_watchpoint(ctx, ptr, size, type | UCSAN_ACCESS_HELD, ip, &st, &unknown);
+	setup_watchpoint(ctx, ptr, size, type | UCSAN_ACCESS_HELD, ip, &st, NULL);
 	ctx->disable_count--;
 	if (call->ran)
 		ucsan_counter_add(CTR_HELD_WATCHES, 1);
@@ -1319,6 +1328,11 @@ NOINLINE void ucsan_check_armed(const volatile void *ptr, size_t size, int type,
 static void consume_watchpoint(const volatile void *ptr, size_t size, int type, uintptr_t ip,
 			       _Atomic(uint64_t) *wp, uint64_t encoded)
 {
+	/* A watch held through a blocked mutex lock is met only by the
+	 * mutex's owner (held_watches.c). */
+	const pthread_mutex_t *held_on = atomic_load_explicit(&slot_mutex[wp - ucsan_watchpoints], memory_order_acquire);
+	if (held_on && !ucsan_held_lock_owner(held_on))
+		return;
 	/* Only one racing thread wins the watchpoint and hands its stack over;
 	 * others raced too, but the watcher may have left already. */
 	if (atomic_compare_exchange_strong_explicit(wp, &encoded, WP_CONSUMED, memory_order_acq_rel,

@@ -385,6 +385,7 @@ struct ucsan_wait_call {
 	long ret;
 	int err;
 	bool ran;
+	const pthread_mutex_t *mutex; /* a pthread_mutex_lock's, else NULL */
 };
 long ucsan_wait(struct ucsan_wait_call *call);
 /* A plain access whose watch met nothing (core.c; a store's `before`:
@@ -394,6 +395,9 @@ struct ucsan_value;
 void ucsan_held_note(const volatile void *ptr, size_t size, int type, uintptr_t ip, const struct ucsan_value *before);
 /* The stack of the access being held, for its report (report.c). */
 int ucsan_held_stack(uintptr_t *pcs, int max);
+/* Does the calling thread own the mutex a held watch waits for? Only
+ * its access may meet that watch (core.c, consume_watchpoint()). */
+bool ucsan_held_lock_owner(const pthread_mutex_t *m);
 /* Watches the access while the call runs, without blocking signals (a
  * store's value judged against `before`); false if it could not, and the
  * call has not run. */

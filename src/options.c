@@ -122,6 +122,8 @@ static bool int_in_range(const char *name, long v)
 		return true;
 	if (!strcmp(name, "overhead_budget"))
 		return v >= 0 && v <= 100;
+	if (!strcmp(name, "watch_through_waits"))
+		return v >= 0 && v <= 2;
 	if (!strcmp(name, "skip_watch") || !strcmp(name, "report_once_in_ms"))
 		return v >= 0 && v <= (1L << 30); /* the random draw is 32-bit */
 	return v >= 0;

@@ -62,7 +62,7 @@ static long run_nanosleep(struct ucsan_wait_call *c)
 }
 UCSAN_EXPORT int nanosleep(const struct timespec *req, struct timespec *rem)
 {
-	struct nanosleep_call n = { { run_nanosleep, 0, 0, false }, get_nanosleep(), req, rem };
+	struct nanosleep_call n = { { run_nanosleep, 0, 0, false, NULL }, get_nanosleep(), req, rem };
 	const uint64_t t0 = ucsan_now_ns();
 	sleeping(t0, sleep_ns(req));
 	const int ret = n.f ? (int)ucsan_wait(&n.c) : (errno = ENOSYS, -1);
@@ -86,7 +86,7 @@ static long run_clock_nanosleep(struct ucsan_wait_call *c)
 }
 UCSAN_EXPORT int clock_nanosleep(clockid_t clk, int flags, const struct timespec *req, struct timespec *rem)
 {
-	struct clock_nanosleep_call n = { { run_clock_nanosleep, 0, 0, false }, get_clock_nanosleep(), clk, flags,
+	struct clock_nanosleep_call n = { { run_clock_nanosleep, 0, 0, false, NULL }, get_clock_nanosleep(), clk, flags,
 					  req, rem };
 	const uint64_t t0 = ucsan_now_ns();
 	if (!(flags & TIMER_ABSTIME))
@@ -109,7 +109,7 @@ static long run_usleep(struct ucsan_wait_call *c)
 }
 UCSAN_EXPORT int usleep(useconds_t us)
 {
-	struct usleep_call u = { { run_usleep, 0, 0, false }, get_usleep(), us };
+	struct usleep_call u = { { run_usleep, 0, 0, false, NULL }, get_usleep(), us };
 	const uint64_t t0 = ucsan_now_ns();
 	sleeping(t0, (uint64_t)us * 1000);
 	const int ret = u.f ? (int)ucsan_wait(&u.c) : (errno = ENOSYS, -1);
@@ -130,7 +130,7 @@ static long run_sleep(struct ucsan_wait_call *c)
 }
 UCSAN_EXPORT unsigned int sleep(unsigned int s)
 {
-	struct sleep_call z = { { run_sleep, 0, 0, false }, get_sleep(), s };
+	struct sleep_call z = { { run_sleep, 0, 0, false, NULL }, get_sleep(), s };
 	const uint64_t t0 = ucsan_now_ns();
 	sleeping(t0, (uint64_t)s * 1000000000ULL);
 	const unsigned int ret = z.f ? (unsigned int)ucsan_wait(&z.c) : s;
@@ -152,7 +152,7 @@ static long run_join(struct ucsan_wait_call *c)
 }
 UCSAN_EXPORT int pthread_join(pthread_t t, void **res)
 {
-	struct join_call j = { { run_join, 0, 0, false }, get_pthread_join(), t, res };
+	struct join_call j = { { run_join, 0, 0, false, NULL }, get_pthread_join(), t, res };
 	ucsan_sites_waiting(true);
 	const int ret = j.f ? (int)ucsan_wait(&j.c) : ENOSYS;
 	ucsan_sites_waiting(false);
@@ -173,7 +173,7 @@ static long run_sem_wait(struct ucsan_wait_call *c)
 }
 UCSAN_EXPORT int sem_wait(sem_t *s)
 {
-	struct sem_wait_call w = { { run_sem_wait, 0, 0, false }, get_sem_wait(), s };
+	struct sem_wait_call w = { { run_sem_wait, 0, 0, false, NULL }, get_sem_wait(), s };
 	ucsan_sites_waiting(true);
 	const int ret = w.f ? (int)ucsan_wait(&w.c) : (errno = ENOSYS, -1);
 	ucsan_sites_waiting(false);

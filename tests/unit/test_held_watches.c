@@ -2,9 +2,10 @@
 /*
  * Unit tests: a plain access whose watch met nothing stays watched while
  * its thread blocks right after it (held_watches.c) -- in a lock another
- * thread holds while it accesses the same word, or a sleep that fails --
- * unless the thread released something in between, or came to the call
- * too late. A held store is reported only if it changed the value.
+ * thread holds while it accesses the same word, or (watch_through_waits=2)
+ * a sleep that fails -- unless the thread released something in between,
+ * or came to the call too late. Only the lock's owner meets a lock's hold;
+ * a held store is reported only if it changed the value.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -30,10 +31,18 @@ const char *__ucsan_default_options(void)
 
 static pthread_mutex_t held = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t other = PTHREAD_MUTEX_INITIALIZER;
-static long value_a, value_b, value_c, value_d, value_e;
+static long value_a, value_b, value_c, value_d, value_e, value_f;
 
 /* How the reader gets from its watch to the lock. */
 enum between { NOTHING, A_RELEASE, A_LONG_SPIN };
+
+/* A thread that does not own the lock the reader waits for. */
+static void *stranger(void *arg)
+{
+	__tsan_write8(arg);
+	*(volatile long *)arg += 1;
+	return NULL;
+}
 
 struct reader_arg {
 	long *p;
@@ -73,7 +82,7 @@ static void *reader(void *arg)
 /* Main holds the lock, lets the reader watch and block, then stores to
  * what it read, or reads what it stored (20 ms later: the reader is
  * blocked by then). */
-static void access_while_blocked(long *p, enum between between, long store)
+static void access_while_blocked(long *p, enum between between, long store, bool by_stranger)
 {
 	struct reader_arg r = { p, between, store };
 	pthread_t t;
@@ -82,7 +91,11 @@ static void access_while_blocked(long *p, enum between between, long store)
 	pthread_create(&t, NULL, reader, &r);
 	wait_counter(CTR_SETUP_WATCHPOINTS, setups + 1);
 	usleep(20000);
-	if (store < 0) {
+	if (by_stranger) {
+		pthread_t s;
+		pthread_create(&s, NULL, stranger, p);
+		pthread_join(s, NULL);
+	} else if (store < 0) {
 		__tsan_write8(p);
 		*(volatile long *)p += 1;
 	} else {
@@ -109,7 +122,7 @@ int main(void)
 	/* Nothing in between: held through the lock, and the store that
 	 * comes while the reader waits for it is reported. */
 	long races = counter(CTR_DATA_RACES), heldw = counter(CTR_HELD_WATCHES);
-	access_while_blocked(&value_a, NOTHING, -1);
+	access_while_blocked(&value_a, NOTHING, -1, false);
 	CHECK("read_held_through_lock", counter(CTR_HELD_WATCHES) == heldw + 1);
 	CHECK("store_during_wait_reported", counter(CTR_DATA_RACES) == races + 1);
 
@@ -117,31 +130,41 @@ int main(void)
 	 * after the read through it, and the read is not held. */
 	races = counter(CTR_DATA_RACES);
 	heldw = counter(CTR_HELD_WATCHES);
-	access_while_blocked(&value_b, A_RELEASE, -1);
+	access_while_blocked(&value_b, A_RELEASE, -1, false);
 	CHECK("release_ends_hold", counter(CTR_HELD_WATCHES) == heldw && counter(CTR_DATA_RACES) == races);
 
 	/* 200 us of work between them: too late. */
 	races = counter(CTR_DATA_RACES);
 	heldw = counter(CTR_HELD_WATCHES);
-	access_while_blocked(&value_c, A_LONG_SPIN, -1);
+	access_while_blocked(&value_c, A_LONG_SPIN, -1, false);
 	CHECK("late_call_not_held", counter(CTR_HELD_WATCHES) == heldw && counter(CTR_DATA_RACES) == races);
 
 	/* A store held through the lock: the read made while its thread
 	 * waits is reported, since the store changed the value... */
 	long printed = counter(CTR_REPORTS_PRINTED);
 	heldw = counter(CTR_HELD_WATCHES);
-	access_while_blocked(&value_d, NOTHING, 7);
+	access_while_blocked(&value_d, NOTHING, 7, false);
 	CHECK("store_held_through_lock", counter(CTR_HELD_WATCHES) == heldw + 1);
 	CHECK("read_during_wait_reported", counter(CTR_REPORTS_PRINTED) == printed + 1);
 
 	/* ...and not when it stored what was there already. */
 	printed = counter(CTR_REPORTS_PRINTED);
 	heldw = counter(CTR_HELD_WATCHES);
-	access_while_blocked(&value_e, NOTHING, 0);
+	access_while_blocked(&value_e, NOTHING, 0, false);
 	CHECK("same_value_store_not_reported",
 	      counter(CTR_HELD_WATCHES) == heldw + 1 && counter(CTR_REPORTS_PRINTED) == printed);
 
-	/* A held call's failure reaches the program as it was. */
+	/* A thread that does not own the mutex: its store may be ordered
+	 * after the read by a lock the runtime does not see (held_watches.c),
+	 * and does not meet the hold. */
+	races = counter(CTR_DATA_RACES);
+	heldw = counter(CTR_HELD_WATCHES);
+	access_while_blocked(&value_f, NOTHING, -1, true);
+	CHECK("only_owner_meets_lock_hold", counter(CTR_HELD_WATCHES) == heldw + 1 && counter(CTR_DATA_RACES) == races);
+
+	/* watch_through_waits=2: sleeps hold too, and a held call's failure
+	 * reaches the program as it was. */
+	ucsan_opts.watch_through_waits = 2;
 	heldw = counter(CTR_HELD_WATCHES);
 	int err = 0;
 	pthread_t t;
