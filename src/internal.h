@@ -275,8 +275,8 @@ struct ucsan_ctx {
 		uintptr_t lo, hi;
 	} fresh[4];
 	unsigned nfresh;
-	/* Releases this thread has made (ucsan_release_point()): a read
-	 * watched before the latest one may no longer be held (held_reads.c). */
+	/* Releases this thread has made (ucsan_release_point()): an access
+	 * watched before the latest one may no longer be held (held_watches.c). */
 	uint32_t release_seq;
 };
 
@@ -357,7 +357,7 @@ enum ucsan_counter {
 	CTR_REPORTS_SUPPRESSED, /* rate-limited or filtered by value change */
 	CTR_RACES_SUPPRESSED,   /* matched by suppressions / filter_mode */
 	CTR_SLEEPING_WATCHES,   /* sampled watches that slept (sample_sleep_us) */
-	CTR_HELD_WATCHES,       /* reads watched through a blocking call (watch_through_waits) */
+	CTR_HELD_WATCHES,       /* accesses watched through a blocking call (watch_through_waits) */
 	CTR_COUNT
 };
 extern _Atomic long ucsan_counters[CTR_COUNT];
