@@ -496,9 +496,11 @@ bool ucsan_ignore_value_change(size_t size, int type, struct ucsan_value old, st
 static void consume_watchpoint(const volatile void *ptr, size_t size, int type, uintptr_t ip,
 			       _Atomic(uint64_t) *wp, uint64_t encoded);
 
-static _Atomic(uint64_t) *insert_watchpoint(uintptr_t addr, size_t size, bool is_write)
+/* Inserts the watch's word; `claim_only`: only takes a free word (as
+ * consumed, which no access matches), for the caller to fill in. */
+static _Atomic(uint64_t) *insert_watchpoint(uintptr_t addr, size_t size, bool is_write, bool claim_only)
 {
-	const uint64_t encoded = wp_encode(addr, size, is_write);
+	const uint64_t encoded = claim_only ? WP_CONSUMED : wp_encode(addr, size, is_write);
 	const size_t base = wp_base_slot(addr, ucsan_nslots);
 
 	for (int i = 0; i < UCSAN_NUM_SLOTS; i++) {
@@ -716,17 +718,20 @@ static enum watch_outcome setup_watchpoint(struct ucsan_ctx *ctx, const volatile
 	enum ucsan_value_change value_change = VALUE_CHANGE_MAYBE;
 	struct ucsan_value old = { 0, 0 }, new = { 0, 0 };
 
-	_Atomic(uint64_t) *wp = insert_watchpoint((uintptr_t)ptr, size, is_write);
+	const pthread_mutex_t *held_on = st->kind == STALL_CALL ? st->call->mutex : NULL;
+	_Atomic(uint64_t) *wp = insert_watchpoint((uintptr_t)ptr, size, is_write, held_on != NULL);
 	if (!wp) {
 		/* Too many watchers near this address at once. */
 		ucsan_counter_add(CTR_NO_CAPACITY, 1);
 		return WATCH_QUIET;
 	}
 	const size_t slot = (size_t)(wp - ucsan_watchpoints);
-	/* Set before the word is armed; a thread that scans the window
-	 * meanwhile sees a word nobody can have met yet. */
-	if (st->kind == STALL_CALL && st->call->mutex)
-		atomic_store_explicit(&slot_mutex[slot], st->call->mutex, memory_order_release);
+	/* A hold's mutex is in place before its word can be met: the word
+	 * was claimed as consumed, and is filled in only now. */
+	if (held_on) {
+		atomic_store_explicit(&slot_mutex[slot], held_on, memory_order_relaxed);
+		atomic_store_explicit(wp, wp_encode((uintptr_t)ptr, size, is_write), memory_order_release);
+	}
 	arm_slot(slot);
 	const bool unbounded = st->kind == STALL_COLD || st->kind == STALL_CALL;
 	gate_arm_slot(slot, (uintptr_t)ptr, size,
@@ -1329,8 +1334,10 @@ static void consume_watchpoint(const volatile void *ptr, size_t size, int type, 
 			       _Atomic(uint64_t) *wp, uint64_t encoded)
 {
 	/* A watch held through a blocked mutex lock is met only by the
-	 * mutex's owner (held_watches.c). */
-	const pthread_mutex_t *held_on = atomic_load_explicit(&slot_mutex[wp - ucsan_watchpoints], memory_order_acquire);
+	 * mutex's owner (held_watches.c). The fence pairs with the release
+	 * that filled the word in: its mutex is seen with it. */
+	atomic_thread_fence(memory_order_acquire);
+	const pthread_mutex_t *held_on = atomic_load_explicit(&slot_mutex[wp - ucsan_watchpoints], memory_order_relaxed);
 	if (held_on && !ucsan_held_lock_owner(held_on))
 		return;
 	/* Only one racing thread wins the watchpoint and hands its stack over;
