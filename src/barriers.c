@@ -127,7 +127,15 @@ RELEASE_OP(pthread_cond_broadcast, pthread_cond_t *)
 RELEASE_OP(sem_post, sem_t *)
 RELEASE_OP(pthread_barrier_wait, pthread_barrier_t *)
 
-/* Waiting on a condition variable unlocks its mutex. */
+/* Waiting on a condition variable unlocks its mutex (a release, made
+ * before the call), and the thread comes back with it taken again. */
+static int cond_woken(int ret, const volatile void *m)
+{
+	ucsan_cold_taken(m);
+	ucsan_cold_wakeup();
+	return ret;
+}
+
 REAL(pthread_cond_wait, int, pthread_cond_t *, pthread_mutex_t *)
 UCSAN_EXPORT int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
 {
@@ -136,9 +144,7 @@ UCSAN_EXPORT int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
 	ucsan_sites_waiting(true);
 	const int ret = f ? f(c, m) : ENOSYS;
 	ucsan_sites_waiting(false);
-	ucsan_cold_taken(m);
-	ucsan_cold_wakeup();
-	return ret;
+	return cond_woken(ret, m);
 }
 
 REAL(pthread_cond_timedwait, int, pthread_cond_t *, pthread_mutex_t *, const struct timespec *)
@@ -146,10 +152,7 @@ UCSAN_EXPORT int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, c
 {
 	ucsan_release_point();
 	int (*f)(pthread_cond_t *, pthread_mutex_t *, const struct timespec *) = get_pthread_cond_timedwait();
-	const int ret = f ? f(c, m, t) : ENOSYS;
-	ucsan_cold_taken(m);
-	ucsan_cold_wakeup();
-	return ret;
+	return cond_woken(f ? f(c, m, t) : ENOSYS, m);
 }
 
 /* libstdc++'s condition_variable::wait_for and wait_until wait here. */
@@ -159,10 +162,7 @@ UCSAN_EXPORT int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, c
 	ucsan_release_point();
 	int (*f)(pthread_cond_t *, pthread_mutex_t *, clockid_t, const struct timespec *) =
 		get_pthread_cond_clockwait();
-	const int ret = f ? f(c, m, clk, t) : ENOSYS;
-	ucsan_cold_taken(m);
-	ucsan_cold_wakeup();
-	return ret;
+	return cond_woken(f ? f(c, m, clk, t) : ENOSYS, m);
 }
 
 /* Timed locks (std::timed_mutex, C11's mtx_timedlock): taken as any lock,
