@@ -155,12 +155,41 @@ static bool tests_locked_init(bool locked, uintptr_t addr, uint32_t seq)
 	       atomic_load(&cold_locked_stage_seq) == seq && near_static(addr, atomic_load(&cold_locked_stage_addr));
 }
 
+/* The store holding the stage, wherever it is: its stall's number, then
+ * its first and last byte. */
+static _Atomic uint32_t cold_stage_seq;
+static _Atomic uintptr_t cold_stage_addr, cold_stage_last;
+static _Atomic bool cold_stage_locked;
+
+/*
+ * Does a store to [addr, last] leave the store that holds the stage (stall
+ * `cur`) be? Both made under a lock, one beside the other in the same
+ * aligned 8 bytes: most likely two fields of one struct that two threads
+ * update under different locks, a bit-field and its neighbour (two
+ * variables side by side are seldom both under locks; an unlocked store
+ * beside a watched one still takes the stage). Cutting that watch short would
+ * let its thread go just before this thread's next access to the object,
+ * the one that may race with it (the flags byte after a counter). So the
+ * store runs unwatched meanwhile (its site stays cold, to be watched
+ * later), and the thread's next accesses meet the watch. A store to the
+ * same bytes takes the stage as before: it found no watchpoint there, so
+ * the stall has not armed one yet, or is over.
+ */
+static bool yields_to_near_store(uint32_t cur, bool locked, uintptr_t addr, uintptr_t last)
+{
+	if (!(cur & 1) || !locked || !ucsan_opts.cold_near_stores_yield || atomic_load(&cold_stage_seq) != cur ||
+	    !atomic_load(&cold_stage_locked))
+		return false;
+	const uintptr_t first = atomic_load(&cold_stage_addr), end = atomic_load(&cold_stage_last);
+	return (addr ^ first) < 8 && !(addr <= end && first <= last);
+}
+
 /* May a cold watch start, and under which number? A read needs no other
  * cold stall on (unless `beside_reads`: just after a sleep, a poll, or it
  * tests a locked initialisation); a write takes the stage, from another
  * write only if its site is new. */
 static bool take_turn(bool is_write, bool may_take_over, bool locked, bool beside_reads, uintptr_t addr,
-		      uint64_t now, uint32_t *seq)
+		      size_t size, uint64_t now, uint32_t *seq)
 {
 	uint32_t cur = atomic_load(&cold_seq);
 	if (!is_write) {
@@ -178,10 +207,15 @@ static bool take_turn(bool is_write, bool may_take_over, bool locked, bool besid
 	if (now < atomic_load(&cold_beside_until) || yields_to_unlocked_read(locked, addr))
 		return false;
 	do {
-		if ((cur & 1) && (!may_take_over || (locked && cur == atomic_load(&cold_waiting_seq))))
+		if ((cur & 1) && (!may_take_over || (locked && cur == atomic_load(&cold_waiting_seq)) ||
+				  yields_to_near_store(cur, locked, addr, addr + size - 1)))
 			return false;
 		*seq = (cur | 1) + ((cur & 1) ? 2 : 0);
 	} while (!atomic_compare_exchange_weak(&cold_seq, &cur, *seq));
+	atomic_store(&cold_stage_addr, addr);
+	atomic_store(&cold_stage_last, addr + size - 1);
+	atomic_store(&cold_stage_locked, locked);
+	atomic_store(&cold_stage_seq, *seq);
 	if (locked && ucsan_static_data((const void *)addr)) {
 		atomic_store(&cold_locked_stage_addr, addr);
 		atomic_store(&cold_locked_stage_seq, *seq);
@@ -913,8 +947,8 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 				 !(ucsan_opts.cold_stack_stores_wait && own_stack(ctx, ptr) && !stack_handed(ctx, ptr)) &&
 				 !(ucsan_opts.cold_fresh_stores_wait && fresh_block(ctx, ptr));
 	const bool locked = ctx->locks_held > 0;
-	if (!beside && !take_turn(takes_stage, !(before & SITE_RETRY), locked, poll_read, (uintptr_t)ptr, now,
-				  &ctx->cold_turn)) {
+	if (!beside && !take_turn(takes_stage, !(before & SITE_RETRY), locked, poll_read, (uintptr_t)ptr, size,
+				  now, &ctx->cold_turn)) {
 		count_access(ctx, ptr, size, type, ip, true);
 		return;
 	}
@@ -1081,7 +1115,7 @@ static void relaxed_store(const volatile void *word, size_t word_size)
 	if (now - ctx->unpublished.ns > UNPUBLISHED_NS)
 		return;
 	struct ucsan_cold_budget *const budget = ucsan_cold_budget_for(ctx, now, true, false, false);
-	if (!budget || !take_turn(true, true, ctx->locks_held > 0, false, (uintptr_t)ptr, now, &ctx->cold_turn))
+	if (!budget || !take_turn(true, true, ctx->locks_held > 0, false, (uintptr_t)ptr, size, now, &ctx->cold_turn))
 		return;
 	const long us = cold_delay_us(ctx);
 	const uintptr_t release_word = ctx->release_word;
@@ -1168,6 +1202,7 @@ void ucsan_sites_after_fork(void)
 	memset((void *)process_site_watches, 0, sizeof(process_site_watches));
 	atomic_store(&cold_seq, 0);
 	atomic_store(&cold_locked_stage_seq, 0);
+	atomic_store(&cold_stage_seq, 0);
 	atomic_store(&cold_stalls, 0);
 	atomic_store(&cold_unlocked_reads, 0);
 	atomic_store(&cold_waiting_seq, 0);

@@ -198,6 +198,8 @@ WRITE_SITE(47)
 WRITE_SITE(48)
 WRITE_SITE(49)
 WRITE_SITE(50)
+WRITE_SITE(51)
+WRITE_SITE(52)
 static void (*const write_sites[])(int *, int) = { write_site_1, write_site_2, write_site_3, write_site_4,
 						   write_site_5, write_site_6, write_site_7, write_site_8 };
 
@@ -544,6 +546,23 @@ static void *late_dcl_initialiser(void *arg)
 	late_dcl_stall_ns = ucsan_now_ns() - t0;
 	write_site_41(&late_dcl.ready, 1);
 	pthread_mutex_unlock(&dcl_lock);
+	return NULL;
+}
+
+/* Two fields of one session in the same 8 bytes, each under its own
+ * lock: this thread holds the stage with its store to one of them. */
+static struct {
+	int typing;
+	int strikes;
+} near_fields;
+static pthread_mutex_t room_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void *locked_field_writer(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&room_lock);
+	write_site_51(&near_fields.typing, 1);
+	pthread_mutex_unlock(&room_lock);
 	return NULL;
 }
 
@@ -1188,6 +1207,24 @@ int main(void)
 	pthread_mutex_unlock(&dcl_lock);
 	join_cold_reader(lr);
 	free(item);
+	ucsan_opts = saved;
+
+	/* Under a lock, beside a store under another lock that holds the
+	 * stage (in the same 8 bytes: the next field, a bit-field's
+	 * neighbour), a store runs unwatched, so that its thread's next
+	 * access to the object meets the watch; unlocked, it takes the
+	 * stage. */
+	long_cold_stalls(200000);
+	pthread_create(&lr, NULL, locked_field_writer, NULL);
+	wait_for_watch();
+	pthread_mutex_lock(&dcl_lock);
+	const long w_near = watches();
+	write_site_52(&near_fields.strikes, 1);
+	CHECK("locked_store_beside_locked_stage_yields", watches() == w_near);
+	pthread_mutex_unlock(&dcl_lock);
+	write_site_52(&near_fields.strikes, 2);
+	CHECK("unlocked_store_beside_locked_stage_takes_it", watches() == w_near + 1);
+	pthread_join(lr, NULL);
 	ucsan_opts = saved;
 
 	long_cold_stalls(50000);
