@@ -62,6 +62,11 @@ static _Atomic uint32_t cold_waiting_seq;
  * (a time, not a count: a stall that never returns -- its thread exited
  * from a signal handler -- must not hold them off for good). */
 static _Atomic uint64_t cold_beside_until;
+/* The number of a relaxed publication's stall (relaxed_store()) while it
+ * is on, and its flag: the stall waits for a thread to take the flag,
+ * and a poll of the flag itself may watch beside it meanwhile. */
+static _Atomic uint32_t cold_publish_seq;
+static _Atomic uintptr_t cold_publish_word;
 
 /* A count of stalls going down: never below zero, also when a stall
  * that began before fork() ends in the child, where it was reset. */
@@ -947,7 +952,24 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 				 !(ucsan_opts.cold_stack_stores_wait && own_stack(ctx, ptr) && !stack_handed(ctx, ptr)) &&
 				 !(ucsan_opts.cold_fresh_stores_wait && fresh_block(ctx, ptr));
 	const bool locked = ctx->locks_held > 0;
-	if (!beside && !take_turn(takes_stage, !(before & SITE_RETRY), locked, poll_read, (uintptr_t)ptr, size,
+	/* A poll of the flag of a relaxed publication whose stall is on is
+	 * watched beside that stall rather than refused: the stall waits
+	 * milliseconds for a thread to take the flag (an atomic access), and
+	 * a poller that reads the flag plainly -- a progress counter bumped
+	 * with a relaxed add after each result's store -- is the race, yet
+	 * never the taker. (Other polls still wait: a reader's scan while
+	 * the index is built must not stall past the publication.) */
+	bool beside_publish = false;
+	if (poll_read && ucsan_opts.cold_polls_beside_publish && !beside) {
+		const uint32_t cur = atomic_load(&cold_seq);
+		const uintptr_t flag = atomic_load(&cold_publish_word);
+		if ((cur & 1) && cur == atomic_load(&cold_publish_seq) &&
+		    ((uintptr_t)ptr - flag < sizeof(long) || flag - (uintptr_t)ptr < size)) {
+			beside_publish = true;
+			ctx->cold_parked = cur;
+		}
+	}
+	if (!beside && !beside_publish && !take_turn(takes_stage, !(before & SITE_RETRY), locked, poll_read, (uintptr_t)ptr, size,
 				  now, &ctx->cold_turn)) {
 		count_access(ctx, ptr, size, type, ip, true);
 		return;
@@ -979,9 +1001,9 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	const uint64_t beside_until = beside ? now + 5 * (uint64_t)us * 1000 : 0;
 	if (beside)
 		atomic_store(&cold_beside_until, beside_until);
-	ctx->cold_beside = beside;
+	ctx->cold_beside = beside || beside_publish;
 	ctx->cold_wake = COLD_WAKE_NONE;
-	if (after_release && !beside && ucsan_opts.cold_release_wait_us > 0)
+	if (after_release && !ctx->cold_beside && ucsan_opts.cold_release_wait_us > 0)
 		ctx->cold_wake = takes_stage ? COLD_WAKE_STORE : COLD_WAKE_READ;
 	if (is_write) {
 		same_code_behind(ctx, table, index, ptr);
@@ -1000,7 +1022,7 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 		uint64_t mine = beside_until;
 		atomic_compare_exchange_strong(&cold_beside_until, &mine, 0);
 	}
-	if (!beside)
+	if (!beside && !beside_publish)
 		end_turn(ctx->cold_turn);
 	if (claimed && (!watched_now || ctx->cold_preempted))
 		atomic_fetch_sub_explicit(everyone, 1, memory_order_relaxed);
@@ -1126,9 +1148,13 @@ static void relaxed_store(const volatile void *word, size_t word_size)
 	ctx->cold_wake = COLD_WAKE_STORE;
 	ctx->cold_stalled_ns = 0;
 	atomic_fetch_add(&cold_stalls, 1);
+	atomic_store(&cold_publish_word, (uintptr_t)word);
+	atomic_store(&cold_publish_seq, ctx->cold_turn);
 	/* Scoped: a store performed already, which only an access from
 	 * another thread can reveal (no value to compare). */
 	ucsan_watch(ctx, ptr, size, UCSAN_ACCESS_WRITE | UCSAN_ACCESS_SCOPED, ip, us, true);
+	uint32_t turn = ctx->cold_turn;
+	atomic_compare_exchange_strong(&cold_publish_seq, &turn, 0);
 	stalls_done(&cold_stalls);
 	end_turn(ctx->cold_turn);
 	ctx->cold_wake = COLD_WAKE_NONE;
@@ -1207,6 +1233,7 @@ void ucsan_sites_after_fork(void)
 	atomic_store(&cold_unlocked_reads, 0);
 	atomic_store(&cold_waiting_seq, 0);
 	atomic_store(&cold_beside_until, 0);
+	atomic_store(&cold_publish_seq, 0);
 	atomic_store(&ucsan_cold_wake_word, 0);
 	ucsan_ctx_tls.disable_count--;
 }

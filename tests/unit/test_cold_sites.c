@@ -20,6 +20,7 @@ void __tsan_write4(void *p);
 void __tsan_read_write4(void *p);
 void __tsan_atomic32_store(volatile int *a, int v, int mo);
 int __tsan_atomic32_load(const volatile int *a, int mo);
+int __tsan_atomic32_fetch_add(volatile int *a, int v, int mo);
 
 /* Results are printed at the end: stdio may copy through the runtime's
  * memcpy, which is itself a code site. */
@@ -200,6 +201,7 @@ WRITE_SITE(49)
 WRITE_SITE(50)
 WRITE_SITE(51)
 WRITE_SITE(52)
+WRITE_SITE(53)
 static void (*const write_sites[])(int *, int) = { write_site_1, write_site_2, write_site_3, write_site_4,
 						   write_site_5, write_site_6, write_site_7, write_site_8 };
 
@@ -450,6 +452,30 @@ static void park_during_write(void *(*thread)(void *), void (*write_site)(int *,
 	wait_for_watch();
 	write_site(where, 2);
 	pthread_join(t, NULL);
+}
+
+/* A progress counter bumped with a relaxed add after each result's
+ * store, and polled plainly between naps: the poll of the flag itself,
+ * while the publication's stall waits for a taker. */
+static struct {
+	int flag;
+	char apart[60];
+	int data;
+} counted;
+static long flag_poll_watches = -1;
+SITE(site_flag_poll, ".rept 43; nop; .endr")
+
+static void *flag_poller(void *arg)
+{
+	(void)arg;
+	site_two(&shared_b); /* set up (a site run warm) */
+	for (int i = 0; i < 100000 && atomic_load(&ucsan_cold_wake_word) != (uintptr_t)&counted.flag; i++)
+		usleep(100);
+	usleep(2000);
+	const long w = watches();
+	site_flag_poll(&counted.flag);
+	flag_poll_watches = watches() - w;
+	return NULL;
 }
 
 /* A long read stall, and whether it ended parked (cut short). */
@@ -1341,6 +1367,18 @@ int main(void)
 	__tsan_atomic32_store(&pub_flag4, 1, 0 /* relaxed */);
 	pthread_join(lt, NULL);
 	CHECK("relaxed_publication_without_release_wait", reports() == rep0 + 1);
+	/* A poll of the flag itself just after a nap, while the
+	 * publication's stall waits for a taker, is watched beside that
+	 * stall instead of refused. */
+	long_cold_stalls(300000);
+	ucsan_opts.cold_release_wait_us = 200000;
+	pthread_create(&lt, NULL, flag_poller, NULL);
+	ucsan_ctx_tls.released = 0;
+	ucsan_ctx_tls.release_sites = 0;
+	write_site_53(&counted.data, 1);
+	__tsan_atomic32_fetch_add(&counted.flag, 1, 0 /* relaxed */);
+	pthread_join(lt, NULL);
+	CHECK("flag_poll_watched_beside_publication", flag_poll_watches == 1);
 	/* Data right next to its flag is published by it too (the linker
 	 * often lays the two out side by side); only a store the flag lies
 	 * in is not. Nobody takes it: the watch waits its 2 ms, then ends. */
