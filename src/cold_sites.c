@@ -321,6 +321,24 @@ static uint64_t creator_woken(uint64_t start, uint64_t end)
 	return until > end ? until : end;
 }
 
+/*
+ * The watch beside a write stall holds other threads' stores off
+ * (take_turn()) so that the thread let go when that stall ends runs on to
+ * meet it; once it is let go, for cold_beside_hold_us at most: a thread
+ * whose access to the same object did not come by then is on other work
+ * -- a main thread still serving requests before it stores the stop flag
+ * its flusher polls -- and its stores must be watched again.
+ */
+static void beside_hold_until(uint64_t let_go)
+{
+	if (ucsan_opts.cold_beside_hold_us <= 0)
+		return;
+	const uint64_t until = let_go + (uint64_t)ucsan_opts.cold_beside_hold_us * 1000;
+	uint64_t cur = atomic_load(&cold_beside_until);
+	while (cur > until && !atomic_compare_exchange_weak(&cold_beside_until, &cur, until))
+		;
+}
+
 void ucsan_cold_stall(struct ucsan_ctx *ctx, _Atomic(uint64_t) *wp, long us)
 {
 	const uint32_t seq = ctx->cold_turn;
@@ -344,6 +362,7 @@ void ucsan_cold_stall(struct ucsan_ctx *ctx, _Atomic(uint64_t) *wp, long us)
 			now = ucsan_now_ns();
 		}
 		end = now + (uint64_t)us * 1000;
+		beside_hold_until(now);
 	}
 	/* A store others are expected at: it waits for them (at most the
 	 * options' time), ending its usual time after the expected thread

@@ -100,10 +100,12 @@ static int warm_sites(void)
  * (test_held_watches.c has those). And watches also where no other thread
  * could meet them: most checks here have main wait in a join while the
  * thread they test stores alone (the skip is checked by itself, turned
- * on). */
+ * on). A watch beside a write stall holds the other stores off for all
+ * its length, as the checks that park threads expect: the hold's end is
+ * checked by itself (beside_hold_ends_after_let_go). */
 const char *__ucsan_default_options(void)
 {
-	return "overhead_budget=0:skip_watch=1000000000:cold_skip_blocked=0:watch_through_waits=0";
+	return "overhead_budget=0:skip_watch=1000000000:cold_skip_blocked=0:watch_through_waits=0:cold_beside_hold_us=0";
 }
 
 static long watches(void)
@@ -202,6 +204,8 @@ WRITE_SITE(50)
 WRITE_SITE(51)
 WRITE_SITE(52)
 WRITE_SITE(53)
+WRITE_SITE(54)
+WRITE_SITE(55)
 static void (*const write_sites[])(int *, int) = { write_site_1, write_site_2, write_site_3, write_site_4,
 						   write_site_5, write_site_6, write_site_7, write_site_8 };
 
@@ -428,6 +432,22 @@ static void write_then_store_beside(int *p, int v)
 	const long w = watches();
 	write_site_16(&shared_c, 1);
 	stores_beside_watched = watches() - w;
+}
+
+/* The same, main's next store made past the hold (cold_beside_hold_us):
+ * watched, though the watch beside is still on. */
+static long stores_after_hold_watched = -1;
+
+static void write_then_store_after_hold(int *p, int v)
+{
+	write_site_54(p, v);
+	for (int i = 0; i < 10000 && (atomic_load(&parked_phase) != 2 ||
+				      atomic_load(&ucsan_counters[CTR_USED_WATCHPOINTS]) == 0); i++)
+		usleep(1000);
+	usleep(2000);
+	const long w = watches();
+	write_site_55(&shared_c, 1);
+	stores_after_hold_watched = watches() - w;
 }
 
 /* Stalls of `us`, not randomized, and budgets that pay for them. */
@@ -1099,13 +1119,26 @@ int main(void)
 
 	/* Parked, a thread still watches its store to a static flag it
 	 * tested without a lock, beside the write stall that parked it; and
-	 * while that watch is on, main's next new store is not watched. */
+	 * while that watch is on (cold_beside_hold_us=0: all of it), main's
+	 * next new store is not watched. */
 	const struct ucsan_options saved = ucsan_opts;
 	park_during_write(parked_setter, write_then_store_beside, &shared_b);
 	ucsan_opts = saved;
 	CHECK("parked_read_not_watched", parked_watches[0] == 0);
 	CHECK("parked_check_then_set_watched", parked_watches[1] == 1);
 	CHECK("beside_watch_holds_off_stores", stores_beside_watched == 0);
+	/* Held off only so long once main's stall let it go: a store of
+	 * main's made later is watched. (The same code again: its sites may
+	 * be watched once more.) */
+	atomic_store(&parked_phase, 0);
+	*(volatile int *)&parked_flag = 0;
+	ucsan_opts.cold_beside_hold_us = 1;
+	ucsan_opts.cold_site_limit = 0;
+	park_during_write(parked_setter, write_then_store_after_hold, &shared_b);
+	ucsan_opts = saved;
+	/* (main's store is counted there too: it came during that watch) */
+	CHECK("beside_watch_check_then_set_again", parked_watches[1] >= 1);
+	CHECK("beside_hold_ends_after_let_go", stores_after_hold_watched == 1);
 
 	/* Born parked, a thread's double-checked initialisation is watched. */
 	long_cold_stalls(200000);
