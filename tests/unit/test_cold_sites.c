@@ -417,37 +417,39 @@ static void *parked_looper(void *arg)
 	return NULL;
 }
 
-/* Main's write stall that parks parked_setter; once it is over, while the
- * setter's store is watched beside it (10 s at most), a store of main's
- * from a new site: a stall there would keep main from the setter's flag. */
-static long stores_beside_watched = -1;
-
-static void write_then_store_beside(int *p, int v)
+/* Main's write stall that parks parked_setter (at `park`); once it is
+ * over, while the setter's store is watched beside it (10 s at most), a
+ * store of main's from a new site (`then`), made `nap_us` later: returns
+ * the watches it took. */
+static long stall_then_store(void (*park)(int *, int), void (*then)(int *, int), int *p, int v, long nap_us)
 {
-	write_site_11(p, v);
+	park(p, v);
 	/* The setter past its read stall, and its store's watch set. */
 	for (int i = 0; i < 10000 && (atomic_load(&parked_phase) != 2 ||
 				      atomic_load(&ucsan_counters[CTR_USED_WATCHPOINTS]) == 0); i++)
 		usleep(1000);
+	if (nap_us)
+		usleep((useconds_t)nap_us);
 	const long w = watches();
-	write_site_16(&shared_c, 1);
-	stores_beside_watched = watches() - w;
+	then(&shared_c, 1);
+	return watches() - w;
 }
 
-/* The same, main's next store made past the hold (cold_beside_hold_us):
- * watched, though the watch beside is still on. */
+/* A stall there would keep main from the setter's flag: not watched. */
+static long stores_beside_watched = -1;
+
+static void write_then_store_beside(int *p, int v)
+{
+	stores_beside_watched = stall_then_store(write_site_11, write_site_16, p, v, 0);
+}
+
+/* Made past the hold (cold_beside_hold_us): watched, though the watch
+ * beside is still on. */
 static long stores_after_hold_watched = -1;
 
 static void write_then_store_after_hold(int *p, int v)
 {
-	write_site_54(p, v);
-	for (int i = 0; i < 10000 && (atomic_load(&parked_phase) != 2 ||
-				      atomic_load(&ucsan_counters[CTR_USED_WATCHPOINTS]) == 0); i++)
-		usleep(1000);
-	usleep(2000);
-	const long w = watches();
-	write_site_55(&shared_c, 1);
-	stores_after_hold_watched = watches() - w;
+	stores_after_hold_watched = stall_then_store(write_site_54, write_site_55, p, v, 2000);
 }
 
 /* Stalls of `us`, not randomized, and budgets that pay for them. */
