@@ -172,13 +172,13 @@ static _Atomic bool cold_stage_locked;
  * aligned 8 bytes: most likely two fields of one struct that two threads
  * update under different locks, a bit-field and its neighbour (two
  * variables side by side are seldom both under locks; an unlocked store
- * beside a watched one still takes the stage). Cutting that watch short would
- * let its thread go just before this thread's next access to the object,
- * the one that may race with it (the flags byte after a counter). So the
- * store runs unwatched meanwhile (its site stays cold, to be watched
- * later), and the thread's next accesses meet the watch. A store to the
- * same bytes takes the stage as before: it found no watchpoint there, so
- * the stall has not armed one yet, or is over.
+ * beside a watched one still takes the stage). Cutting that watch short
+ * would let its thread go just before this thread's next access to the
+ * object, the one that may race with it (the flags byte after a counter).
+ * So the store runs unwatched meanwhile (its site stays cold, to be
+ * watched later), and the thread's next accesses meet the watch. A store
+ * to the same bytes takes the stage as before: it found no watchpoint
+ * there, so the stall has not armed one yet, or is over.
  */
 static bool yields_to_near_store(uint32_t cur, bool locked, uintptr_t addr, uintptr_t last)
 {
@@ -988,8 +988,9 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 			ctx->cold_parked = cur;
 		}
 	}
-	if (!beside && !beside_publish && !take_turn(takes_stage, !(before & SITE_RETRY), locked, poll_read, (uintptr_t)ptr, size,
-				  now, &ctx->cold_turn)) {
+	if (!beside && !beside_publish &&
+	    !take_turn(takes_stage, !(before & SITE_RETRY), locked, poll_read, (uintptr_t)ptr, size, now,
+		       &ctx->cold_turn)) {
 		count_access(ctx, ptr, size, type, ip, true);
 		return;
 	}
