@@ -140,10 +140,11 @@ static bool yields_to_unlocked_read(bool locked, uintptr_t addr)
 	       near_static(addr, atomic_load(&cold_unlocked_read_addr));
 }
 
-/* The store holding the stage, if it was made under a lock to static
- * data: its stall's number, then its address. */
-static _Atomic uint32_t cold_locked_stage_seq;
-static _Atomic uintptr_t cold_locked_stage_addr;
+/* The store holding the stage: its stall's number, then its first and
+ * last byte, and whether it was made under a lock. */
+static _Atomic uint32_t cold_stage_seq;
+static _Atomic uintptr_t cold_stage_addr, cold_stage_last;
+static _Atomic bool cold_stage_locked;
 
 /*
  * The same double-checked lock the other way round: the initialisation
@@ -156,15 +157,12 @@ static _Atomic uintptr_t cold_locked_stage_addr;
  */
 static bool tests_locked_init(bool locked, uintptr_t addr, uint32_t seq)
 {
-	return !locked && (seq & 1) && ucsan_opts.cold_locked_stores_yield &&
-	       atomic_load(&cold_locked_stage_seq) == seq && near_static(addr, atomic_load(&cold_locked_stage_addr));
+	if (locked || !(seq & 1) || !ucsan_opts.cold_locked_stores_yield || atomic_load(&cold_stage_seq) != seq ||
+	    !atomic_load(&cold_stage_locked))
+		return false;
+	const uintptr_t stage = atomic_load(&cold_stage_addr);
+	return ucsan_static_data((const void *)stage) && near_static(addr, stage);
 }
-
-/* The store holding the stage, wherever it is: its stall's number, then
- * its first and last byte. */
-static _Atomic uint32_t cold_stage_seq;
-static _Atomic uintptr_t cold_stage_addr, cold_stage_last;
-static _Atomic bool cold_stage_locked;
 
 /*
  * Does a store to [addr, last] leave the store that holds the stage (stall
@@ -221,10 +219,6 @@ static bool take_turn(bool is_write, bool may_take_over, bool locked, bool besid
 	atomic_store(&cold_stage_last, addr + size - 1);
 	atomic_store(&cold_stage_locked, locked);
 	atomic_store(&cold_stage_seq, *seq);
-	if (locked && ucsan_static_data((const void *)addr)) {
-		atomic_store(&cold_locked_stage_addr, addr);
-		atomic_store(&cold_locked_stage_seq, *seq);
-	}
 	futex_wake_all(&cold_seq);
 	return true;
 }
@@ -1247,7 +1241,6 @@ void ucsan_sites_after_fork(void)
 	 * of a thread that did not come along holds the stage. */
 	memset((void *)process_site_watches, 0, sizeof(process_site_watches));
 	atomic_store(&cold_seq, 0);
-	atomic_store(&cold_locked_stage_seq, 0);
 	atomic_store(&cold_stage_seq, 0);
 	atomic_store(&cold_stalls, 0);
 	atomic_store(&cold_unlocked_reads, 0);

@@ -103,7 +103,7 @@ long ucsan_wait(struct ucsan_wait_call *call)
 	const struct ucsan_ctx *ctx = &ucsan_ctx_tls;
 	const volatile void *ptr = last.ptr;
 	if (ptr && !ctx->signal_depth && !ctx->disable_count &&
-	    (call->mutex || ucsan_opts.watch_through_waits >= 2) && ucsan_opts.watch_through_waits >= 1) {
+	    ucsan_opts.watch_through_waits >= (call->mutex ? 1 : 2)) {
 		last.ptr = NULL;
 		call->err = errno;
 		if (ctx->release_seq == last.release_seq && ucsan_now_ns() - last.end_ns <= HELD_GAP_NS &&
