@@ -17,6 +17,7 @@ bool ucsan_initialized;
 
 void ucsan_intercept_init(void);
 void ucsan_intercept_string_init(void);
+void ucsan_intercept_io_init(void);
 void ucsan_wakeups_init(void);
 void ucsan_stacktrace_init(void);
 void ucsan_report_init(void);
@@ -52,6 +53,7 @@ void ucsan_init(void)
 	atomic_store(&ucsan_enabled, ucsan_opts.enabled);
 	ucsan_intercept_init();
 	ucsan_intercept_string_init();
+	ucsan_intercept_io_init();
 	ucsan_wakeups_init();
 	ucsan_malloc_init();
 	ucsan_alloc_hooks_init();

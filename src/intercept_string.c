@@ -21,8 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check.h"
-#include "internal.h"
+#include "range_checks.h"
 
 REAL(vsnprintf, int, char *, size_t, const char *, va_list)
 REAL(vsprintf, int, char *, const char *, va_list)
@@ -43,15 +42,6 @@ REAL(__stpcpy_chk, char *, char *, const char *, size_t)
 REAL(__strncpy_chk, char *, char *, const char *, size_t, size_t)
 REAL(__strcat_chk, char *, char *, const char *, size_t)
 REAL(__strncat_chk, char *, char *, const char *, size_t, size_t)
-
-/* Once the runtime is up, not inside it, and not for its own calls
- * (options, reports); and not while the process has one thread, so that
- * a lone thread does not pay for measuring what it reads. */
-static ALWAYS_INLINE bool checks(uintptr_t pc)
-{
-	return ucsan_initialized && ucsan_ctx_tls.disable_count == 0 &&
-	       !gate_alone(atomic_load_explicit(&ucsan_hot.gate, memory_order_relaxed)) && !ucsan_pc_in_runtime(pc);
-}
 
 /* The real functions, found at start-up: a first dlsym() later could run in
  * a child forked while another thread held the loader's lock. */
@@ -76,24 +66,6 @@ void ucsan_intercept_string_init(void)
 	get___strncpy_chk();
 	get___strcat_chk();
 	get___strncat_chk();
-}
-
-/* A read: it meets the watches of threads that write there, and may be
- * sampled, but sets no cold site's watch of its own. A strcmp() in every
- * lookup stalling, cold, held the lookups back from the stores that race
- * (a route cache's stamp under a read lock: 23 of 30 runs found before
- * the interposers, 7 with cold-watched reads, 24 without), while what it
- * would add is covered by the writer's watch. */
-static ALWAYS_INLINE void check_read(const void *p, size_t n, uintptr_t pc)
-{
-	if (n)
-		UCSAN_KEEP_ERRNO(ucsan_check_range(p, n, UCSAN_ACCESS_NO_COLD, pc));
-}
-
-static ALWAYS_INLINE void check_write(const void *p, size_t n, uintptr_t pc)
-{
-	if (n)
-		UCSAN_KEEP_ERRNO(ucsan_check_range(p, n, UCSAN_ACCESS_WRITE, pc));
 }
 
 /* The bytes a length-limited string function reads of a string whose

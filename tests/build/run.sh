@@ -39,4 +39,21 @@ if [ -f "$objs/init.o" ] && [ -f "$objs/platform.o" ]; then
 else
 	fail layers-nothing-calls-init "no objects in $objs"
 fi
+# syscall-hooks: every hook <sanitizer/linux_syscall_hooks.h> declares (the
+# copy clang ships; gcc ships none) is defined by the runtime, so that a
+# program written for the sanitizers links under ucsan-cc.
+hooks=$(clang -print-resource-dir 2>/dev/null)/include/sanitizer/linux_syscall_hooks.h
+lib=build/tests/build-gcc/lib/libucsan.so
+if [ -f "$hooks" ] && [ -f "$lib" ]; then
+	grep -oE '__sanitizer_syscall_(pre|post)_impl_[a-z0-9_]+' "$hooks" | sort -u >"$objs.hooks"
+	nm -D --defined-only "$lib" | awk '{ print $3 }' | sort -u >"$objs.exported"
+	missing=$(comm -23 "$objs.hooks" "$objs.exported")
+	if [ -s "$objs.hooks" ] && [ -z "$missing" ]; then
+		pass syscall-hooks
+	else
+		fail syscall-hooks "hooks of $hooks not defined:" $missing
+	fi
+else
+	fail syscall-hooks "no $hooks or no $lib"
+fi
 suite_end
