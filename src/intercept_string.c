@@ -2,14 +2,14 @@
 /*
  * libc's string and formatting functions that read or write the program's
  * memory for it: strcpy() into a shared buffer, snprintf() of a path into
- * an argument struct, strcmp() of a name another thread renames. They run
- * uninstrumented, so their accesses are checked here, as range accesses
- * at the caller's site (ThreadSanitizer's interceptors do the same). The
- * copies know their lengths before they run and are checked first, as
- * memcpy() is; a formatted string's length is known only once it is
- * written, so its range is checked then (a watch set after the store still
- * meets a reader; what it cannot learn is the value before). Reads set no
- * cold site's watch (check_read()).
+ * an argument struct, strcmp() or memcmp() of a key another thread
+ * rewrites. They run uninstrumented, so their accesses are checked here,
+ * as range accesses at the caller's site (ThreadSanitizer's interceptors
+ * do the same). The copies know their lengths before they run and are
+ * checked first, as memcpy() is; a formatted string's length is known only
+ * once it is written, so its range is checked then (a watch set after the
+ * store still meets a reader; what it cannot learn is the value before).
+ * Reads set no cold site's watch (check_read()).
  *
  * _FORTIFY_SOURCE builds call the __*_chk spellings, which take the
  * destination's size as well: the same checks, then the real function.
@@ -30,6 +30,8 @@ REAL(__vsprintf_chk, int, char *, int, size_t, const char *, va_list)
 REAL(strlen, size_t, const char *)
 REAL(strnlen, size_t, const char *, size_t)
 REAL(strcmp, int, const char *, const char *)
+REAL(memcmp, int, const void *, const void *, size_t)
+REAL(bcmp, int, const void *, const void *, size_t)
 REAL(strncmp, int, const char *, const char *, size_t)
 REAL(strcpy, char *, char *, const char *)
 REAL(stpcpy, char *, char *, const char *)
@@ -54,6 +56,8 @@ void ucsan_intercept_string_init(void)
 	get_strlen();
 	get_strnlen();
 	get_strcmp();
+	get_memcmp();
+	get_bcmp();
 	get_strncmp();
 	get_strcpy();
 	get_stpcpy();
@@ -213,6 +217,32 @@ UCSAN_EXPORT int strncmp(const char *a, const char *b, size_t size)
 		check_read(b, n, pc);
 	}
 	return get_strncmp()(a, b, size);
+}
+
+/* The bytes memcmp(a, b, n) reads of each: up to the first difference, at
+ * most n. bcmp too, which compilers call for a memcmp() tested against 0. */
+static void check_memcmp(const void *a, const void *b, size_t n, uintptr_t pc)
+{
+	if (!n || !checks(pc))
+		return;
+	const unsigned char *x = a, *y = b;
+	size_t i = 0;
+	while (i < n && x[i] == y[i])
+		i++;
+	check_read(a, i < n ? i + 1 : n, pc);
+	check_read(b, i < n ? i + 1 : n, pc);
+}
+
+UCSAN_EXPORT int memcmp(const void *a, const void *b, size_t n)
+{
+	check_memcmp(a, b, n, CALLER_PC());
+	return get_memcmp()(a, b, n);
+}
+
+UCSAN_EXPORT int bcmp(const void *a, const void *b, size_t n)
+{
+	check_memcmp(a, b, n, CALLER_PC());
+	return get_bcmp()(a, b, n);
 }
 
 UCSAN_EXPORT char *strdup(const char *s)

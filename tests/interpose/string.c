@@ -1,5 +1,5 @@
 // The string and formatting functions ucsan interposes on (strlen, strnlen,
-// strcmp, strncmp, strdup, strcpy, stpcpy, strncpy, strcat, strncat, the
+// strcmp, strncmp, memcmp, bcmp, strdup, strcpy, stpcpy, strncpy, strcat, strncat, the
 // sprintf family, and the _FORTIFY_SOURCE __*_chk spellings of those and of
 // memcpy, memmove and memset) behave
 // exactly like libc's own: the same return value, the same bytes in the
@@ -85,6 +85,29 @@ static void compares(void)
 				IP_EXPECT(sign(o_strncmp(strs[i], others[j], limits[k])) ==
 						  sign(l_strncmp(strs[i], others[j], limits[k])),
 					  "strncmp(\"%s\", \"%s\", %zu)", strs[i], others[j], limits[k]);
+		}
+	}
+}
+
+/* memcmp and bcmp: the sign of the result (bcmp: zero or not). */
+static void byte_compares(void)
+{
+	int (*o_memcmp)(const void *, const void *, size_t) = ip_ucsan_sym("memcmp");
+	int (*l_memcmp)(const void *, const void *, size_t) = ip_libc_sym("memcmp");
+	int (*o_bcmp)(const void *, const void *, size_t) = ip_ucsan_sym("bcmp");
+	int (*l_bcmp)(const void *, const void *, size_t) = ip_libc_sym("bcmp");
+	static const char *const others[] = { "abcdefghijklmnopqrstuvwxyz0123", "abcdefghijklmnopqrstuvwxyz0124",
+					      "b", "abd", "\xff\xfe", "" };
+	const char *base = strs[N_OF(strs) - 1];
+	for (size_t j = 0; j < N_OF(others); j++) {
+		for (size_t k = 0; k < N_OF(limits); k++) {
+			const size_t n = limits[k] < strlen(others[j]) + 1 ? limits[k] : strlen(others[j]) + 1;
+			errno = IP_SENTINEL;
+			IP_EXPECT(sign(o_memcmp(base, others[j], n)) == sign(l_memcmp(base, others[j], n)) &&
+					  errno == IP_SENTINEL,
+				  "memcmp(\"%s\", %zu)", others[j], n);
+			IP_EXPECT(!o_bcmp(others[j], base, n) == !l_bcmp(others[j], base, n), "bcmp(\"%s\", %zu)",
+				  others[j], n);
 		}
 	}
 }
@@ -254,6 +277,7 @@ static void all(void)
 {
 	lengths();
 	compares();
+	byte_compares();
 	copies();
 	formats();
 	fortified();
