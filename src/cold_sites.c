@@ -605,10 +605,13 @@ static bool own_stack(const struct ucsan_ctx *ctx, const volatile void *ptr)
  * captures by reference (std::thread passes a block holding the
  * captures). Only stores there are watched; the timespec filled in before
  * each sleep and a -O0 build's every local are not, so the thread keeps
- * its pace. The part handed over: SHARED_SPAN bytes from each of the
- * latest few such pointers.
+ * its pace. The part handed over: cold_handed_span bytes from each of the
+ * latest few such pointers (the object's size is not known: 256 bytes
+ * took in the creator's unrelated locals beside an int it handed, whose
+ * stores then held the stage). A block the argument points to is searched
+ * for stack addresses in its first CAPTURES_SCAN bytes.
  */
-#define SHARED_SPAN 256
+#define CAPTURES_SCAN 256
 #define N_HANDED (sizeof(((struct ucsan_ctx *)0)->stack_handed) / sizeof(uintptr_t))
 
 static void share_stack(struct ucsan_ctx *ctx, uintptr_t p)
@@ -630,7 +633,7 @@ void ucsan_cold_stack_handed(const void *arg)
 	 * creator just wrote them. Read safely: a block record torn by a
 	 * concurrent malloc may give another block's size. */
 	size_t n = ucsan_heap_block_size((uintptr_t)arg);
-	uintptr_t words[SHARED_SPAN / sizeof(uintptr_t)];
+	uintptr_t words[CAPTURES_SCAN / sizeof(uintptr_t)];
 	n = n ? ucsan_read_memory_upto(arg, words, n < sizeof(words) ? n : sizeof(words)) : 0;
 	for (size_t i = 0; i < n / sizeof(uintptr_t); i++)
 		if (own_stack(ctx, (const void *)words[i]))
@@ -641,7 +644,7 @@ void ucsan_cold_stack_handed(const void *arg)
 static bool stack_handed(const struct ucsan_ctx *ctx, const volatile void *ptr)
 {
 	for (size_t i = 0; i < N_HANDED; i++)
-		if (ctx->stack_handed[i] && (uintptr_t)ptr - ctx->stack_handed[i] < SHARED_SPAN)
+		if (ctx->stack_handed[i] && (uintptr_t)ptr - ctx->stack_handed[i] < (uintptr_t)ucsan_opts.cold_handed_span)
 			return true;
 	return false;
 }

@@ -206,6 +206,8 @@ WRITE_SITE(52)
 WRITE_SITE(53)
 WRITE_SITE(54)
 WRITE_SITE(55)
+WRITE_SITE(56)
+WRITE_SITE(57)
 static void (*const write_sites[])(int *, int) = { write_site_1, write_site_2, write_site_3, write_site_4,
 						   write_site_5, write_site_6, write_site_7, write_site_8 };
 
@@ -1050,6 +1052,24 @@ int main(void)
 	w0 = watches();
 	write_site_27(&captured, 1);
 	CHECK("captured_stack_store_watched", watches() == w0 + 1);
+	/* Only cold_handed_span bytes from what it handed count: a local
+	 * further on (one beside a small argument) is its own. */
+	memset(ucsan_ctx_tls.stack_handed, 0, sizeof(ucsan_ctx_tls.stack_handed));
+	struct {
+		int first;
+		char gap[120];
+		int far;
+	} wide = { 0, { 0 }, 0 };
+	pthread_create(&h, NULL, noop_thread, &wide);
+	pthread_join(h, NULL);
+	const long span_saved = ucsan_opts.cold_handed_span;
+	w0 = watches();
+	write_site_56(&wide.far, 1);
+	CHECK("beyond_handed_span_not_watched", span_saved < 124 && watches() == w0);
+	ucsan_opts.cold_handed_span = 256;
+	write_site_57(&wide.far, 1);
+	CHECK("within_wider_handed_span_watched", watches() == w0 + 1);
+	ucsan_opts.cold_handed_span = span_saved;
 
 	/* A heap block main allocated since its last release: no other thread
 	 * can reach it, so neither its reads nor its stores are watched, with
