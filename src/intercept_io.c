@@ -176,11 +176,18 @@ UCSAN_EXPORT size_t fread(void *ptr, size_t size, size_t n, FILE *stream)
 	return ret;
 }
 
+/* A line fgets() stored: its string and terminator, measured only when
+ * it is checked. */
+static void line_stored(const char *ret, int n, uintptr_t pc)
+{
+	if (ret && checks(pc))
+		moved_bytes(ret, strnlen(ret, (size_t)n) + 1, true, pc);
+}
+
 UCSAN_EXPORT char *fgets(char *s, int n, FILE *stream)
 {
 	char *const ret = get_fgets()(s, n, stream);
-	if (ret)
-		check_moved(s, (ssize_t)strnlen(s, (size_t)n) + 1, true, CALLER_PC());
+	line_stored(ret, n, CALLER_PC());
 	return ret;
 }
 
@@ -315,7 +322,6 @@ UCSAN_EXPORT size_t __fread_chk(void *ptr, size_t ptrlen, size_t size, size_t n,
 UCSAN_EXPORT char *__fgets_chk(char *s, size_t size, int n, FILE *stream)
 {
 	char *const ret = get___fgets_chk()(s, size, n, stream);
-	if (ret)
-		check_moved(s, (ssize_t)strnlen(s, (size_t)n) + 1, true, CALLER_PC());
+	line_stored(ret, n, CALLER_PC());
 	return ret;
 }

@@ -44,26 +44,34 @@ static ALWAYS_INLINE void check_write(const void *p, size_t n, uintptr_t pc)
 }
 
 /* n bytes an I/O call moved at p (intercept_io.c, syscall_hooks.c):
- * stored into the program's memory, or taken from it. */
-static inline void check_moved(const void *p, ssize_t n, bool stored, uintptr_t pc)
+ * stored into the program's memory, or taken from it. The caller has
+ * asked checks(). */
+static inline void moved_bytes(const void *p, size_t n, bool stored, uintptr_t pc)
 {
-	if (n <= 0 || !p || !checks(pc))
+	if (!p)
 		return;
 	if (stored)
-		check_write(p, (size_t)n, pc);
+		check_write(p, n, pc);
 	else
-		check_read(p, (size_t)n, pc);
+		check_read(p, n, pc);
 }
 
-/* The same for a vector: the first n bytes of its buffers, in order. */
-static inline void check_moved_iov(const struct iovec *iov, size_t cnt, ssize_t n, bool stored, uintptr_t pc)
+/* What the call returned, ret bytes moved at p. */
+static inline void check_moved(const void *p, ssize_t ret, bool stored, uintptr_t pc)
 {
-	if (n <= 0 || !iov || !checks(pc))
+	if (ret > 0 && checks(pc))
+		moved_bytes(p, (size_t)ret, stored, pc);
+}
+
+/* The same for a vector: the first ret bytes of its buffers, in order. */
+static inline void check_moved_iov(const struct iovec *iov, size_t cnt, ssize_t ret, bool stored, uintptr_t pc)
+{
+	if (ret <= 0 || !iov || !checks(pc))
 		return;
-	size_t left = (size_t)n;
+	size_t left = (size_t)ret;
 	for (size_t i = 0; i < cnt && left > 0; i++) {
 		const size_t len = iov[i].iov_len < left ? iov[i].iov_len : left;
-		check_moved(iov[i].iov_base, (ssize_t)len, stored, pc);
+		moved_bytes(iov[i].iov_base, len, stored, pc);
 		left -= len;
 	}
 }

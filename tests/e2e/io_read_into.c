@@ -36,10 +36,8 @@ NOINLINE void receive_msg(long i)
 
 int main(void)
 {
-	struct e2e_race race = E2E_RACE_RW(parse_msg, receive_msg);
-
 	if (pipe(pipe_fd) != 0)
 		e2e_die("pipe", 0);
-	e2e_race_for(&race, 4000);
+	e2e_race_rw(parse_msg, receive_msg, 4000);
 	return 0;
 }

@@ -38,10 +38,8 @@ NOINLINE void receive_frame(long i)
 
 int main(void)
 {
-	struct e2e_race race = E2E_RACE_RW(peek_body, receive_frame);
-
 	if (pipe(pipe_fd) != 0)
 		e2e_die("pipe", 0);
-	e2e_race_for(&race, 4000);
+	e2e_race_rw(peek_body, receive_frame, 4000);
 	return 0;
 }

@@ -56,10 +56,8 @@ NOINLINE void receive_raw(long i)
 
 int main(void)
 {
-	struct e2e_race race = E2E_RACE_RW(parse_raw, receive_raw);
-
 	if (pipe(pipe_fd) != 0)
 		e2e_die("pipe", 0);
-	e2e_race_for(&race, 4000);
+	e2e_race_rw(parse_raw, receive_raw, 4000);
 	return 0;
 }
