@@ -14,6 +14,7 @@
 
 #define UNIT_NAME "countdown"
 #include "unit_check.h"
+#include "unit_counters.h"
 
 void __tsan_read4(void *p);
 
@@ -175,6 +176,38 @@ static int pick_passes_over_private(void)
 	return 0;
 }
 
+/*
+ * sample_locked=0: a pick that falls on shared data while the thread holds
+ * a pthread lock passes the sample on like one on private data, and one
+ * still under the lock after sample_repicks moves is let go unwatched; the
+ * same pick with no lock held watches. The process counts two threads
+ * here, so that a sample really sets a watchpoint.
+ */
+static int locked_pick_let_go(void)
+{
+	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	atomic_store(&ucsan_live_threads, 2);
+	int ok = 0;
+	for (int tries = 0; tries < 64; tries++) {
+		if (!store_starts_pick(ctx))
+			continue;
+		const long watched = counter(CTR_SETUP_WATCHPOINTS);
+		ctx->locks_held = 1;
+		int falls = 0;
+		for (; falls < 20 && ctx->picking; falls++) {
+			ctx->saved_skip = 0;
+			count_access(ctx, &data[1], 4, 0, ip_in_lane(1, 3), true);
+		}
+		ctx->locks_held = 0;
+		ok = falls == 9 && counter(CTR_SETUP_WATCHPOINTS) == watched;
+		/* The lock released: the same fall is watched. */
+		ok = ok && pick_sampled_at(ctx, &data[1]) == 1 && counter(CTR_SETUP_WATCHPOINTS) == watched + 1;
+		break;
+	}
+	atomic_store(&ucsan_live_threads, 1);
+	return ok;
+}
+
 /* Pages of their own, for the picks of the next case only. */
 static char own_pages[2][4096] __attribute__((aligned(4096)));
 
@@ -282,6 +315,7 @@ int main(void)
 	CHECK("pick_takes_reads", pick_takes_reads() >= 0);
 	CHECK("pick_passes_over_private", pick_passes_over_private());
 	CHECK("pick_passes_over_own_page", pick_passes_over_own_page());
+	CHECK("locked_pick_let_go", locked_pick_let_go());
 	CHECK("nudge_picks_when_due", nudge_picks_when_due());
 	CHECK("sampler_nudges_due_owner", sampler_nudges_due_owner());
 	CHECK("one_lane_phase_exact", sampled_access(4000, 1L << 30) == 4000);
