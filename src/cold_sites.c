@@ -469,6 +469,37 @@ static bool watch_beside(struct ucsan_ctx *ctx, const volatile void *ptr, int ty
 }
 
 /*
+ * A new thread's read, among its first cold_start_reads cold sites, of what
+ * its creator handed it -- the first bytes at its argument, or the
+ * creator's stack (a local a lambda captured by reference) -- while the
+ * creator runs: the creator is the thread that still writes there (the
+ * argument refilled for the next thread, the local it goes on to set).
+ * Such a read is watched beside other threads' read stalls instead of
+ * waiting its turn, so that the creator, done with a stall on a read of
+ * its own (the vector it copies next), comes to its store while the watch
+ * is on; refused, the new thread's first reads were never watched. Not
+ * while the creator is blocked in a join or an untimed wait: it writes
+ * nothing then, and the new thread's stalls on its own fields only held
+ * it back.
+ */
+#define START_ARG_SPAN 256
+
+static bool start_read(struct ucsan_ctx *ctx, const volatile void *ptr, bool is_write)
+{
+	if (ctx->start_sites <= 0)
+		return false;
+	ctx->start_sites--;
+	const struct ucsan_thread_info *c = ctx->creator_info;
+	const struct ucsan_thread_info *self = ctx->thread_info;
+	if (is_write || !c || !self || c->tid != self->creator ||
+	    atomic_load_explicit(&c->state, memory_order_relaxed) != THREAD_RUNNING ||
+	    atomic_load_explicit(&c->waiting, memory_order_relaxed))
+		return false;
+	const uintptr_t a = (uintptr_t)ptr;
+	return (ctx->thread_arg && a - ctx->thread_arg < START_ARG_SPAN) || a - c->stack_lo < c->stack_hi - c->stack_lo;
+}
+
+/*
  * A site met while parked waits, warm, until the stall ends: a loop there
  * would otherwise come to the cold path on every access meanwhile (with
  * 64 threads on 2 CPUs, some stall is on most of the time). Past
@@ -904,6 +935,7 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 		ctx->woke_sites--;
 	const bool is_write = (type & UCSAN_ACCESS_WRITE) != 0;
 	const bool poll_read = (after_sleep || loop_visit) && !is_write; /* a read just after a sleep */
+	const bool handed_read = start_read(ctx, ptr, is_write);
 	long us = cold_delay_us(ctx);
 	/* A read just after a sleep -- a poll -- may watch about as long as
 	 * the thread slept (at most cold_release_wait_us): the store it
@@ -986,7 +1018,7 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 		}
 	}
 	if (!beside && !beside_publish &&
-	    !take_turn(takes_stage, !(before & SITE_RETRY), locked, poll_read, (uintptr_t)ptr, size, now,
+	    !take_turn(takes_stage, !(before & SITE_RETRY), locked, poll_read || handed_read, (uintptr_t)ptr, size, now,
 		       &ctx->cold_turn)) {
 		count_access(ctx, ptr, size, type, ip, true);
 		return;
@@ -1199,6 +1231,8 @@ void ucsan_cold_refresh(struct ucsan_ctx *ctx)
 void ucsan_cold_thread_start(struct ucsan_ctx *ctx, const void *arg)
 {
 	ctx->thread_arg = (uintptr_t)arg;
+	ctx->creator_info = ucsan_thread_info_creator();
+	ctx->start_sites = (int)ucsan_opts.cold_start_reads;
 	const uint32_t seq = atomic_load(&cold_seq);
 	ctx->cold_born_seq = (seq & 1) ? seq : 2;
 }

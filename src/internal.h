@@ -192,6 +192,11 @@ struct ucsan_ctx {
 	uint32_t cold_born_seq;
 	/* The argument it was started with (pthread_create's), or 0. */
 	uintptr_t thread_arg;
+	/* Its creator's record, and how many of its first cold sites may
+	 * still read what the creator handed it beside others' read stalls
+	 * (cold_start_reads). */
+	const struct ucsan_thread_info *creator_info;
+	int start_sites;
 	/* What it read at new sites while parked, latest last: a store
 	 * there (a flag tested, then set) is watched beside the stall. */
 	uintptr_t parked_reads[4];
@@ -567,6 +572,7 @@ struct ucsan_thread_info {
 	uintptr_t pcs[UCSAN_CREATE_STACK];
 	char name[16];     /* kept when the thread ends */
 	_Atomic uint64_t sleep_until; /* in a sleep until then (ns), else 0 */
+	_Atomic bool waiting; /* in a wait only another thread can end */
 };
 /* The calling thread's OpenMP thread number inside a parallel region, else
  * -1; ucsan_omp_init() finds the OpenMP runtime at start-up. */
@@ -583,6 +589,11 @@ int ucsan_thread_info_max(void);
 void ucsan_thread_name(const struct ucsan_thread_info *t, char *buf, size_t len);
 /* The calling thread sleeps until `until` (ns; 0: it woke). */
 void ucsan_thread_info_sleep(uint64_t until);
+/* The calling thread is (or is no longer) in a wait only another thread
+ * can end: a join, an untimed condition or semaphore wait. */
+void ucsan_thread_info_waiting(bool waiting);
+/* The record of the calling thread's creator, if it has one. */
+const struct ucsan_thread_info *ucsan_thread_info_creator(void);
 /* When the sleep the calling thread's creator is in ends, if after now
  * and by `by`; else 0. */
 uint64_t ucsan_thread_info_creator_wakes(uint64_t now, uint64_t by);
@@ -696,7 +707,7 @@ UCSAN_FOR_ENTRY void ucsan_entry_attach(struct ucsan_ctx *ctx, struct ucsan_hot 
 					const void *text_start, const void *text_end, unsigned abi);
 /* How many executables' entry points attached (0 or 1), for tests. */
 UCSAN_EXPORT int __ucsan_debug_entry_attached(void);
-#define UCSAN_ENTRY_ABI 21
+#define UCSAN_ENTRY_ABI 22
 /* Enter or leave special mode after annotation state changed (or a store
  * began or stopped waiting for its publication: cold_sites.c). */
 void ucsan_ctx_update_special(struct ucsan_ctx *ctx);

@@ -191,6 +191,7 @@ bool ucsan_sites_running(const uint8_t *t)
 
 void ucsan_sites_waiting(bool waiting)
 {
+	ucsan_thread_info_waiting(waiting);
 	/* A thread that waits before its first access has a table too. */
 	const struct ucsan_ctx *const ctx = waiting ? ucsan_api_ctx() : &ucsan_ctx_tls;
 	const int i = pool_slot(ucsan_ctx_sites(ctx));

@@ -63,6 +63,7 @@ void ucsan_thread_info_register(int creator, const uintptr_t *pcs, int npcs)
 		return;
 	t->tid = tid;
 	atomic_store_explicit(&t->sleep_until, 0, memory_order_relaxed);
+	atomic_store_explicit(&t->waiting, false, memory_order_relaxed);
 	t->creator = creator;
 	t->tp = (uintptr_t)pthread_self();
 	t->stack_lo = t->stack_hi = 0;
@@ -120,6 +121,19 @@ uint64_t ucsan_thread_info_creator_wakes(uint64_t now, uint64_t by)
 		return 0;
 	const uint64_t until = atomic_load_explicit(&t->sleep_until, memory_order_relaxed);
 	return until > now && until <= by ? until : 0;
+}
+
+void ucsan_thread_info_waiting(bool waiting)
+{
+	struct ucsan_thread_info *t = ucsan_ctx_tls.thread_info;
+	if (t)
+		atomic_store_explicit(&t->waiting, waiting, memory_order_relaxed);
+}
+
+const struct ucsan_thread_info *ucsan_thread_info_creator(void)
+{
+	const struct ucsan_thread_info *self = ucsan_ctx_tls.thread_info;
+	return self && self->creator ? ucsan_thread_info_find(self->creator) : NULL;
 }
 
 const struct ucsan_thread_info *ucsan_thread_info_find(int tid)

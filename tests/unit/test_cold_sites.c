@@ -965,6 +965,34 @@ static void *blocked_waiter(void *arg)
  * watched beside that stall.
  */
 SITE(site_rmw_first, ".rept 41; nop; .endr")
+/* A new thread's first read of the argument its creator handed it. The
+ * second reader waits until its creator is in the join. */
+SITE(site_start_stall, ".rept 45; nop; .endr")
+SITE(site_start_arg, ".rept 47; nop; .endr")
+SITE(site_start_arg_joined, ".rept 49; nop; .endr")
+static int start_arg[2];
+static _Atomic int start_read_done;
+
+static void *start_reader(void *arg)
+{
+	const long w = watches();
+	site_start_arg(arg);
+	const long got = watches() - w;
+	atomic_store(&start_read_done, got == 1 ? 1 : -1);
+	return NULL;
+}
+
+static void *start_reader_joined(void *arg)
+{
+	const struct ucsan_thread_info *creator = ucsan_thread_info_creator();
+	for (int i = 0; i < 10000 && creator && !atomic_load(&creator->waiting); i++)
+		usleep(1000);
+	const long w = watches();
+	site_start_arg_joined(arg);
+	atomic_store(&start_read_done, watches() == w ? 1 : -1);
+	return NULL;
+}
+
 static int rmw_total;
 static long rmw_watches = -1;
 
@@ -1519,6 +1547,29 @@ int main(void)
 		pthread_join(idle, NULL);
 		CHECK("same_code_no_wait_for_idle_thread",
 		      same_stalled_ns > 0 && same_stalled_ns < 500000000ULL);
+		ucsan_opts = saved;
+	}
+	/* While another thread's read stall is on, a new thread's first read
+	 * of its argument is watched beside it as long as its creator runs;
+	 * not while the creator waits in the join. */
+	{
+		long_cold_stalls(300000);
+		struct cold_read stall = { site_start_stall, &shared_c };
+		pthread_t sr, st;
+		pthread_create(&sr, NULL, cold_reader, &stall);
+		wait_for_watch();
+		ucsan_opts.cold_udelay = 1000;
+		atomic_store(&start_read_done, 0);
+		pthread_create(&st, NULL, start_reader, &start_arg[0]);
+		for (int i = 0; i < 10000 && !atomic_load(&start_read_done); i++)
+			usleep(1000);
+		pthread_join(st, NULL);
+		CHECK("start_read_of_arg_watched_beside", atomic_load(&start_read_done) == 1);
+		atomic_store(&start_read_done, 0);
+		pthread_create(&st, NULL, start_reader_joined, &start_arg[1]);
+		pthread_join(st, NULL);
+		CHECK("start_read_waits_while_creator_joins", atomic_load(&start_read_done) == 1);
+		join_cold_reader(sr);
 		ucsan_opts = saved;
 	}
 	/* Parked, an unlocked read-modify-write of static data is watched. */
