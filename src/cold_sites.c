@@ -50,6 +50,8 @@ static _Atomic uint32_t cold_stalls; /* cold stalls in progress */
 /* The latest unlocked cold-watched read (its address), while such stalls
  * are on (their number): stores under a lock near it wait (take_turn()). */
 static _Atomic uint32_t cold_unlocked_reads;
+/* Read stalls under a lock on now (cold_start_reads). */
+static _Atomic uint32_t cold_locked_reads;
 static _Atomic uintptr_t cold_unlocked_read_addr;
 /* The number of a store's stall that waits for the taker of what its
  * thread released, during its usual time and again once the taker came:
@@ -480,7 +482,9 @@ static bool watch_beside(struct ucsan_ctx *ctx, const volatile void *ptr, int ty
  * is on; refused, the new thread's first reads were never watched. Not
  * while the creator is blocked in a join or an untimed wait: it writes
  * nothing then, and the new thread's stalls on its own fields only held
- * it back.
+ * it back. Nor (at the caller) beside a read stall made under a lock: a
+ * producer reading its ring's head before it moves it, whose store then
+ * yields to the consumer's reads watched beside it.
  */
 #define START_ARG_SPAN 256
 
@@ -1018,7 +1022,8 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 		}
 	}
 	if (!beside && !beside_publish &&
-	    !take_turn(takes_stage, !(before & SITE_RETRY), locked, poll_read || handed_read, (uintptr_t)ptr, size, now,
+	    !take_turn(takes_stage, !(before & SITE_RETRY), locked,
+		       poll_read || (handed_read && !atomic_load(&cold_locked_reads)), (uintptr_t)ptr, size, now,
 		       &ctx->cold_turn)) {
 		count_access(ctx, ptr, size, type, ip, true);
 		return;
@@ -1045,6 +1050,9 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 		atomic_store(&cold_unlocked_read_addr, (uintptr_t)ptr);
 		atomic_fetch_add(&cold_unlocked_reads, 1);
 	}
+	const bool locked_read = !is_write && locked;
+	if (locked_read)
+		atomic_fetch_add(&cold_locked_reads, 1);
 	/* A stall beside lasts at most five times its own (see
 	 * ucsan_cold_stall()). */
 	const uint64_t beside_until = beside ? now + 5 * (uint64_t)us * 1000 : 0;
@@ -1067,6 +1075,8 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 		stalls_done(&cold_stalls);
 	if (unlocked_read)
 		stalls_done(&cold_unlocked_reads);
+	if (locked_read)
+		stalls_done(&cold_locked_reads);
 	if (beside) {
 		uint64_t mine = beside_until;
 		atomic_compare_exchange_strong(&cold_beside_until, &mine, 0);
@@ -1281,6 +1291,7 @@ void ucsan_sites_after_fork(void)
 	atomic_store(&cold_stage_seq, 0);
 	atomic_store(&cold_stalls, 0);
 	atomic_store(&cold_unlocked_reads, 0);
+	atomic_store(&cold_locked_reads, 0);
 	atomic_store(&cold_waiting_seq, 0);
 	atomic_store(&cold_beside_until, 0);
 	atomic_store(&cold_publish_seq, 0);

@@ -982,6 +982,52 @@ static void *start_reader(void *arg)
 	return NULL;
 }
 
+/* A cold read made under a lock: a producer reading its ring's head. */
+SITE(site_start_locked_stall, ".rept 51; nop; .endr")
+SITE(site_start_arg_locked, ".rept 53; nop; .endr")
+static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void *locked_cold_reader(void *arg)
+{
+	pthread_mutex_lock(&start_lock);
+	site_start_locked_stall(arg);
+	pthread_mutex_unlock(&start_lock);
+	stay_until_joined();
+	return NULL;
+}
+
+static void *start_reader_beside_locked(void *arg)
+{
+	const long w = watches();
+	site_start_arg_locked(arg);
+	atomic_store(&start_read_done, watches() == w ? 1 : -1);
+	return NULL;
+}
+
+/* A thread in a long cold read stall; new threads' stalls are short. */
+static pthread_t start_long_stall(void *(*stall)(void *), void *arg)
+{
+	long_cold_stalls(300000);
+	pthread_t t;
+	pthread_create(&t, NULL, stall, arg);
+	wait_for_watch();
+	ucsan_opts.cold_udelay = 1000;
+	return t;
+}
+
+/* Runs a start reader with main polling (running) or in the join; whether
+ * it found what it expected. */
+static bool run_start_reader(void *(*reader)(void *), void *arg, bool join_at_once)
+{
+	pthread_t t;
+	atomic_store(&start_read_done, 0);
+	pthread_create(&t, NULL, reader, arg);
+	for (int i = 0; !join_at_once && i < 10000 && !atomic_load(&start_read_done); i++)
+		usleep(1000);
+	pthread_join(t, NULL);
+	return atomic_load(&start_read_done) == 1;
+}
+
 static void *start_reader_joined(void *arg)
 {
 	const struct ucsan_thread_info *creator = ucsan_thread_info_creator();
@@ -1551,24 +1597,18 @@ int main(void)
 	}
 	/* While another thread's read stall is on, a new thread's first read
 	 * of its argument is watched beside it as long as its creator runs;
-	 * not while the creator waits in the join. */
+	 * not while the creator waits in the join, nor beside a read stall
+	 * made under a lock. */
 	{
-		long_cold_stalls(300000);
 		struct cold_read stall = { site_start_stall, &shared_c };
-		pthread_t sr, st;
-		pthread_create(&sr, NULL, cold_reader, &stall);
-		wait_for_watch();
-		ucsan_opts.cold_udelay = 1000;
-		atomic_store(&start_read_done, 0);
-		pthread_create(&st, NULL, start_reader, &start_arg[0]);
-		for (int i = 0; i < 10000 && !atomic_load(&start_read_done); i++)
-			usleep(1000);
-		pthread_join(st, NULL);
-		CHECK("start_read_of_arg_watched_beside", atomic_load(&start_read_done) == 1);
-		atomic_store(&start_read_done, 0);
-		pthread_create(&st, NULL, start_reader_joined, &start_arg[1]);
-		pthread_join(st, NULL);
-		CHECK("start_read_waits_while_creator_joins", atomic_load(&start_read_done) == 1);
+		pthread_t sr = start_long_stall(cold_reader, &stall);
+		CHECK("start_read_of_arg_watched_beside", run_start_reader(start_reader, &start_arg[0], false));
+		CHECK("start_read_waits_while_creator_joins",
+		      run_start_reader(start_reader_joined, &start_arg[1], true));
+		join_cold_reader(sr);
+		sr = start_long_stall(locked_cold_reader, &shared_b);
+		CHECK("start_read_waits_beside_locked_read",
+		      run_start_reader(start_reader_beside_locked, &start_arg[0], false));
 		join_cold_reader(sr);
 		ucsan_opts = saved;
 	}
