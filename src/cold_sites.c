@@ -493,9 +493,15 @@ static bool start_read(struct ucsan_ctx *ctx, const volatile void *ptr, bool is_
 	if (ctx->start_sites <= 0)
 		return false;
 	ctx->start_sites--;
+	if (is_write)
+		return false;
+	/* Looked up here, not as the thread starts: the search of the
+	 * records would delay every thread's first access. */
+	if (!ctx->creator_info)
+		ctx->creator_info = ucsan_thread_info_creator();
 	const struct ucsan_thread_info *c = ctx->creator_info;
 	const struct ucsan_thread_info *self = ctx->thread_info;
-	if (is_write || !c || !self || c->tid != self->creator ||
+	if (!c || !self || c->tid != self->creator ||
 	    atomic_load_explicit(&c->state, memory_order_relaxed) != THREAD_RUNNING ||
 	    atomic_load_explicit(&c->waiting, memory_order_relaxed))
 		return false;
@@ -1241,7 +1247,7 @@ void ucsan_cold_refresh(struct ucsan_ctx *ctx)
 void ucsan_cold_thread_start(struct ucsan_ctx *ctx, const void *arg)
 {
 	ctx->thread_arg = (uintptr_t)arg;
-	ctx->creator_info = ucsan_thread_info_creator();
+	ctx->creator_info = NULL;
 	ctx->start_sites = (int)ucsan_opts.cold_start_reads;
 	const uint32_t seq = atomic_load(&cold_seq);
 	ctx->cold_born_seq = (seq & 1) ? seq : 2;
