@@ -22,7 +22,10 @@ CCMD=${MC_CC:-$ROOT/build/bin/ucsan-cc}
 OUT=$ROOT/build/realworld/memcached-$LABEL
 mkdir -p "$OUT"
 
-if [ ! -x "$OUT/src/memcached" ]; then
+# A build older than the entry points ucsan-cc links into it would meet a
+# libucsan.so of another entry ABI: built again.
+ENTRY=$ROOT/build/lib/ucsan-entry.o
+if [ ! -x "$OUT/src/memcached" ] || { [ -z "${MC_CC:-}" ] && [ "$ENTRY" -nt "$OUT/src/memcached" ]; }; then
 	rm -rf "$OUT/src"
 	cp -r "$SRC" "$OUT/src"
 	(cd "$OUT/src" && { [ -x configure ] || ./autogen.sh >"$OUT/autogen.log" 2>&1; } &&
