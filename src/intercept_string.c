@@ -187,61 +187,43 @@ UCSAN_EXPORT size_t strnlen(const char *s, size_t n)
 	return len;
 }
 
-/* The bytes strncmp(a, b, n) reads of each: up to the first difference or
- * terminator, at most n. */
-static size_t compared_len(const char *a, const char *b, size_t n)
-{
-	size_t i = 0;
-	while (i < n && a[i] == b[i] && a[i])
-		i++;
-	return i < n ? i + 1 : n;
-}
-
-UCSAN_EXPORT int strcmp(const char *a, const char *b)
-{
-	const uintptr_t pc = CALLER_PC();
-	if (checks(pc)) {
-		const size_t n = compared_len(a, b, SIZE_MAX);
-		check_read(a, n, pc);
-		check_read(b, n, pc);
-	}
-	return get_strcmp()(a, b);
-}
-
-UCSAN_EXPORT int strncmp(const char *a, const char *b, size_t size)
-{
-	const uintptr_t pc = CALLER_PC();
-	if (checks(pc)) {
-		const size_t n = compared_len(a, b, size);
-		check_read(a, n, pc);
-		check_read(b, n, pc);
-	}
-	return get_strncmp()(a, b, size);
-}
-
-/* The bytes memcmp(a, b, n) reads of each: up to the first difference, at
- * most n. bcmp too, which compilers call for a memcmp() tested against 0. */
-static void check_memcmp(const void *a, const void *b, size_t n, uintptr_t pc)
+/* The bytes a comparison of a and b reads of each: up to the first
+ * difference (for strings, or terminator), at most n. memcmp() and bcmp()
+ * (which compilers call for a memcmp() tested against 0) compare bytes,
+ * strcmp() and strncmp() strings. */
+static void check_compared(const void *a, const void *b, size_t n, bool strings, uintptr_t pc)
 {
 	if (!n || !checks(pc))
 		return;
 	const unsigned char *x = a, *y = b;
 	size_t i = 0;
-	while (i < n && x[i] == y[i])
+	while (i < n && x[i] == y[i] && (!strings || x[i]))
 		i++;
 	check_read(a, i < n ? i + 1 : n, pc);
 	check_read(b, i < n ? i + 1 : n, pc);
 }
 
+UCSAN_EXPORT int strcmp(const char *a, const char *b)
+{
+	check_compared(a, b, SIZE_MAX, true, CALLER_PC());
+	return get_strcmp()(a, b);
+}
+
+UCSAN_EXPORT int strncmp(const char *a, const char *b, size_t size)
+{
+	check_compared(a, b, size, true, CALLER_PC());
+	return get_strncmp()(a, b, size);
+}
+
 UCSAN_EXPORT int memcmp(const void *a, const void *b, size_t n)
 {
-	check_memcmp(a, b, n, CALLER_PC());
+	check_compared(a, b, n, false, CALLER_PC());
 	return get_memcmp()(a, b, n);
 }
 
 UCSAN_EXPORT int bcmp(const void *a, const void *b, size_t n)
 {
-	check_memcmp(a, b, n, CALLER_PC());
+	check_compared(a, b, n, false, CALLER_PC());
 	return get_bcmp()(a, b, n);
 }
 

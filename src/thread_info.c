@@ -111,12 +111,15 @@ void ucsan_thread_info_sleep(uint64_t until)
 		atomic_store_explicit(&t->sleep_until, until, memory_order_relaxed);
 }
 
-uint64_t ucsan_thread_info_creator_wakes(uint64_t now, uint64_t by)
+const struct ucsan_thread_info *ucsan_thread_info_creator(void)
 {
 	const struct ucsan_thread_info *self = ucsan_ctx_tls.thread_info;
-	if (!self || !self->creator)
-		return 0;
-	const struct ucsan_thread_info *t = ucsan_thread_info_find(self->creator);
+	return self && self->creator ? ucsan_thread_info_find(self->creator) : NULL;
+}
+
+uint64_t ucsan_thread_info_creator_wakes(uint64_t now, uint64_t by)
+{
+	const struct ucsan_thread_info *t = ucsan_thread_info_creator();
 	if (!t || atomic_load_explicit(&t->state, memory_order_relaxed) != THREAD_RUNNING)
 		return 0;
 	const uint64_t until = atomic_load_explicit(&t->sleep_until, memory_order_relaxed);
@@ -128,12 +131,6 @@ void ucsan_thread_info_waiting(bool waiting)
 	struct ucsan_thread_info *t = ucsan_ctx_tls.thread_info;
 	if (t)
 		atomic_store_explicit(&t->waiting, waiting, memory_order_relaxed);
-}
-
-const struct ucsan_thread_info *ucsan_thread_info_creator(void)
-{
-	const struct ucsan_thread_info *self = ucsan_ctx_tls.thread_info;
-	return self && self->creator ? ucsan_thread_info_find(self->creator) : NULL;
 }
 
 const struct ucsan_thread_info *ucsan_thread_info_find(int tid)
