@@ -26,6 +26,7 @@ static struct other_info other_infos[UCSAN_MAX_WATCHPOINTS + UCSAN_NUM_SLOTS - 1
 struct report_time {
 	uint64_t time_ms;
 	uintptr_t frame1, frame2;
+	uintptr_t addr, size; /* the reporting thread's access */
 };
 #define REPORT_TIMES 64
 static struct report_time report_times[REPORT_TIMES]; /* under report_owner */
@@ -330,8 +331,11 @@ static uint64_t now_ms(void)
 	return ucsan_now_ns() / 1000000ULL;
 }
 
-/* True if this pair of frames was reported within report_once_in_ms. */
-static bool rate_limited(uintptr_t frame1, uintptr_t frame2)
+/* True if this pair of frames was reported within report_once_in_ms. A
+ * change of unknown origin (frame2 0) at a frame and on memory reported
+ * there with both stacks is that race again, its writer preempted between
+ * its check and its store: the report with both stacks said all it could. */
+static bool rate_limited(uintptr_t frame1, uintptr_t frame2, const struct access_info *ai)
 {
 	if (ucsan_opts.report_once_in_ms <= 0)
 		return false;
@@ -348,10 +352,15 @@ static bool rate_limited(uintptr_t frame1, uintptr_t frame2)
 		if ((rt->frame1 == frame1 && rt->frame2 == frame2) ||
 		    (rt->frame1 == frame2 && rt->frame2 == frame1))
 			return true;
+		if (!frame2 && rt->frame2 && (rt->frame1 == frame1 || rt->frame2 == frame1) &&
+		    (uintptr_t)ai->ptr < rt->addr + rt->size && rt->addr < (uintptr_t)ai->ptr + ai->size)
+			return true;
 	}
 	use->time_ms = now ? now : 1;
 	use->frame1 = frame1;
 	use->frame2 = frame2;
+	use->addr = (uintptr_t)ai->ptr;
+	use->size = ai->size;
 	return false;
 }
 
@@ -624,7 +633,7 @@ bool ucsan_emit_report(const struct access_info *ai, const struct access_info *o
 		ucsan_counter_add(CTR_RACES_SUPPRESSED, 1);
 		return false;
 	}
-	if ((oai && skip_for_value(vc, other_frame)) || rate_limited(this_frame, other_frame)) {
+	if ((oai && skip_for_value(vc, other_frame)) || rate_limited(this_frame, other_frame, ai)) {
 		report_unlock();
 		ucsan_counter_add(CTR_REPORTS_SUPPRESSED, 1);
 		return false;
