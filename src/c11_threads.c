@@ -55,6 +55,13 @@ UCSAN_EXPORT int thrd_sleep(const struct timespec *duration, struct timespec *re
 	return err == 0 ? 0 : err == EINTR ? -1 : -2;
 }
 
+/* libc's makes the system call itself: through sched_yield() here, a
+ * wake-up like any yield (wakeups.c). */
+UCSAN_EXPORT void thrd_yield(void)
+{
+	sched_yield();
+}
+
 UCSAN_EXPORT int mtx_lock(mtx_t *m)
 {
 	return thrd_result(pthread_mutex_lock((pthread_mutex_t *)m));

@@ -124,3 +124,10 @@ void ucsan_sleep_us(unsigned us)
 	syscall(SYS_nanosleep, &ts, NULL);
 	errno = saved;
 }
+
+void ucsan_yield(void)
+{
+	const int saved = errno;
+	syscall(SYS_sched_yield);
+	errno = saved;
+}

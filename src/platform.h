@@ -24,6 +24,10 @@ void ucsan_cpu_relax(void);
 /* Sleeps about us microseconds: the system call itself, not an
  * interposed sleep; errno kept. */
 void ucsan_sleep_us(unsigned us);
+/* Gives the CPU up: the system call itself, not the interposed
+ * sched_yield(), which would take the runtime's own wait for a wake-up;
+ * errno kept. */
+void ucsan_yield(void);
 
 /* This process's pid, cached: set at start-up and in a fork child by
  * ucsan_platform_pid_changed(). */

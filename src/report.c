@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sched.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -54,7 +53,7 @@ static bool report_lock(struct ucsan_ctx *ctx, uint64_t timeout_ms)
 		if (expect == me)
 			return false; /* re-entered from a signal handler */
 		if (spins > 64)
-			sched_yield();
+			ucsan_yield();
 		else
 			ucsan_cpu_relax();
 		if ((spins & 63) == 0 && ucsan_now_ns() > deadline)
@@ -762,7 +761,7 @@ void ucsan_report_known_origin(const volatile void *ptr, size_t size, int type, 
 	while (atomic_load_explicit(&oi->state, memory_order_acquire) != INFO_READY) {
 		if (ucsan_now_ns() > deadline)
 			return;
-		sched_yield();
+		ucsan_yield();
 	}
 
 	/* Encoding keeps only the low address bits: the full addresses decide. */

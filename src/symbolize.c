@@ -10,12 +10,12 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <link.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "libdw_lazy.h"
+#include "platform.h"
 
 #define MAX_DEPTH 64 /* nested scopes (lexical blocks, inline levels) */
 
@@ -111,7 +111,7 @@ static void lock(void)
 			g_dwfl = NULL;
 			return;
 		}
-		sched_yield();
+		ucsan_yield();
 	}
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Wake-ups: returning from a sleep, a join or a semaphore wait. A thread
+ * Wake-ups: returning from a sleep, a yield, a join or a semaphore wait. A thread
  * parked by another's write stall runs its sites warm until that stall
  * ends, and learns that it ended on its next slow-path entry -- which a
  * thread that polls a flag between sleeps, touching a word or two per
@@ -138,6 +138,22 @@ UCSAN_EXPORT unsigned int sleep(unsigned int s)
 	return ret;
 }
 
+/* A yield is a sleep when the thread was kept off its CPU: a thread that
+ * polls a flag with sched_yield() between turns (a collector waiting for
+ * a job's "done", a consumer for a ring's head) on a busy machine comes
+ * back milliseconds later, to the reads that race, just as from
+ * nanosleep(). Not run through ucsan_wait(): it does not block. */
+REAL(sched_yield, int, void)
+UCSAN_EXPORT int sched_yield(void)
+{
+	int (*f)(void) = get_sched_yield();
+	const uint64_t t0 = ucsan_now_ns();
+	const int ret = f ? f() : 0;
+	if (ucsan_opts.cold_yield_sleeps)
+		slept_since(t0);
+	return ret;
+}
+
 REAL(pthread_join, int, pthread_t, void **)
 struct join_call {
 	struct ucsan_wait_call c;
@@ -189,6 +205,7 @@ void ucsan_wakeups_init(void)
 	get_clock_nanosleep();
 	get_usleep();
 	get_sleep();
+	get_sched_yield();
 	get_pthread_join();
 	get_sem_wait();
 }

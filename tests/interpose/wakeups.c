@@ -1,12 +1,13 @@
 // The waits ucsan interposes (a thread parked by a cold stall looks there
 // whether that stall has ended): nanosleep, clock_nanosleep, usleep, sleep,
-// pthread_join and sem_wait behave exactly like libc's own: the same return
-// values and errno, on success and on the error paths (a malformed or
-// negative time, a bad pointer, a clock that cannot sleep, a join of
-// oneself, a sleep cut short by a signal, with the time left written over
-// the time asked for), the same state afterwards (a joined thread's result,
-// the semaphore's value).  Each scenario runs with ucsan's functions and
-// with libc's (dlsym on libc.so.6), logs compared (interpose.h).
+// sched_yield, pthread_join and sem_wait behave exactly like libc's own:
+// the same return values and errno, on success and on the error paths (a
+// malformed or negative time, a bad pointer, a clock that cannot sleep, a
+// join of oneself, a sleep cut short by a signal, with the time left
+// written over the time asked for), the same state afterwards (a joined
+// thread's result, the semaphore's value).  Each scenario runs with ucsan's
+// functions and with libc's (dlsym on libc.so.6), logs compared
+// (interpose.h).
 //
 // CFLAGS: -O2 -g -std=gnu11 -Wall -Wextra -Werror
 // TIMEOUT: 120
@@ -24,6 +25,7 @@ struct fns {
 	int (*clock_nanosleep)(clockid_t, int, const struct timespec *, struct timespec *);
 	int (*usleep)(useconds_t);
 	unsigned int (*sleep)(unsigned int);
+	int (*sched_yield)(void);
 	int (*join)(pthread_t, void **);
 	int (*sem_wait)(sem_t *);
 };
@@ -34,6 +36,7 @@ struct fns {
 		(f).clock_nanosleep = (__typeof__((f).clock_nanosleep))get("clock_nanosleep");     \
 		(f).usleep = (__typeof__((f).usleep))get("usleep");                                \
 		(f).sleep = (__typeof__((f).sleep))get("sleep");                                   \
+		(f).sched_yield = (__typeof__((f).sched_yield))get("sched_yield");                 \
 		(f).join = (__typeof__((f).join))get("pthread_join");                              \
 		(f).sem_wait = (__typeof__((f).sem_wait))get("sem_wait");                          \
 	} while (0)
@@ -48,6 +51,7 @@ static void sleeps(void)
 	struct timespec rem = { 7, 7 };
 	const struct timespec us1 = { 0, 1000 }, neg = { 0, -1 }, big = { 0, 1000000000 }, past = { 1, 0 };
 
+	CALL("sched_yield", F->sched_yield());
 	CALL("nanosleep 1 us", F->nanosleep(&us1, &rem));
 	CALL("nanosleep, negative", F->nanosleep(&neg, &rem));
 	CALL("nanosleep, tv_nsec 1e9", F->nanosleep(&big, NULL));

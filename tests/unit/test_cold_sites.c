@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -586,6 +587,57 @@ static struct {
 	int table;
 } late_dcl;
 static uint64_t late_dcl_stall_ns;
+
+static _Atomic int spin_stop;
+
+static void *cpu_spinner(void *arg)
+{
+	(void)arg;
+	while (!atomic_load_explicit(&spin_stop, memory_order_relaxed))
+		ucsan_cpu_relax();
+	return NULL;
+}
+
+/* With a spinner pinned to main's CPU, yields until one keeps main off
+ * the CPU for 200 us or more (at most 2000 tries); returns whether the
+ * last made main's next sites a poll's, as a sleep would. */
+static bool yield_wakes(bool option)
+{
+	const struct ucsan_options saved = ucsan_opts;
+	cpu_set_t was, one;
+	pthread_getaffinity_np(pthread_self(), sizeof(was), &was);
+	CPU_ZERO(&one);
+	CPU_SET(sched_getcpu(), &one);
+	pthread_setaffinity_np(pthread_self(), sizeof(one), &one);
+	atomic_store(&spin_stop, 0);
+	pthread_t t;
+	pthread_attr_t attr;
+	pthread_attr_init(&attr);
+	pthread_attr_setaffinity_np(&attr, sizeof(one), &one);
+	pthread_create(&t, &attr, cpu_spinner, NULL);
+	pthread_attr_destroy(&attr);
+	ucsan_opts.cold_yield_sleeps = option;
+	ucsan_opts.cold_after_sleep_us = 200;
+	ucsan_opts.cold_budget_ms = 20000;
+	ucsan_opts.cold_process_ms = 20000;
+	ucsan_ctx_tls.cold_tokens_ns = 20000LL * 1000000;
+	bool woke = false;
+	for (int i = 0; i < 2000; i++) {
+		ucsan_ctx_tls.woke_sites = 0;
+		const uint64_t t0 = ucsan_now_ns();
+		sched_yield();
+		if (ucsan_now_ns() - t0 >= 200000) {
+			woke = ucsan_ctx_tls.woke_sites > 0;
+			break;
+		}
+	}
+	ucsan_ctx_tls.woke_sites = 0;
+	ucsan_opts = saved;
+	atomic_store(&spin_stop, 1);
+	pthread_join(t, NULL);
+	pthread_setaffinity_np(pthread_self(), sizeof(was), &was);
+	return woke;
+}
 
 static void *late_dcl_initialiser(void *arg)
 {
@@ -1657,6 +1709,12 @@ int main(void)
 		CHECK("store_while_others_blocked_unwatched", w1 == w0);
 		CHECK("skip_blocked_off_watches", w2 == w0 + 1);
 		CHECK("signalled_waiter_not_blocked", woken);
+	}
+	/* A yield that kept main off its CPU (a spinner pinned beside it) is
+	 * a wake-up, as a sleep that long: its next sites are a poll's. */
+	{
+		CHECK("long_yield_wakes", yield_wakes(true));
+		CHECK("yield_sleeps_off_no_wake", !yield_wakes(false));
 	}
 	/* Annotation state keeps even a lone thread's accesses checked. */
 	ucsan_atomic_next(1);
