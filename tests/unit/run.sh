@@ -1,7 +1,8 @@
 #!/bin/sh
-# Builds tests/unit/test_symbolize.c against src/symbolize.c alone with every
-# compiler in UNIT_COMPILERS (default "gcc clang"), as PIE and non-PIE, and
-# runs each build; case names get the variant: unit/symbolize-gcc-pie/<case>.
+# Builds tests/unit/test_symbolize.c against src/symbolize.c alone (with the
+# platform helpers below it) with every compiler in UNIT_COMPILERS (default
+# "gcc clang"), as PIE and non-PIE, and runs each build; case names get
+# the variant: unit/symbolize-gcc-pie/<case>.
 # Artifacts go to build/tests/unit-symbolize/. Exits non-zero on any failure.
 SUITE=unit
 . "$(dirname "$0")/../lib/suite.sh"
@@ -20,7 +21,7 @@ for cc in ${UNIT_COMPILERS:-gcc clang}; do
 		# -rdynamic lets the test's own __cxa_demangle be found by dlsym.
 		# shellcheck disable=SC2086
 		if ! "$cc" -g -O2 -fno-omit-frame-pointer -rdynamic $f -std=gnu11 -Wall -Wextra \
-			-Werror -Isrc tests/unit/test_symbolize.c src/symbolize.c src/libdw_lazy.c \
+			-Werror -Isrc tests/unit/test_symbolize.c src/symbolize.c src/libdw_lazy.c src/platform.c \
 			-o "$out/test_symbolize-$v" -ldl -lpthread >"$out/build-$v.log" 2>&1; then
 			fail "symbolize-$v/build" "$(cat "$out/build-$v.log")"
 			continue
