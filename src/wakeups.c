@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 /*
- * Wake-ups: returning from a sleep, a yield, a join or a semaphore wait. A thread
- * parked by another's write stall runs its sites warm until that stall
- * ends, and learns that it ended on its next slow-path entry -- which a
- * thread that polls a flag between sleeps, touching a word or two per
- * turn, may not reach for a long time. So it also looks here, where it
+ * Wake-ups: returning from a sleep, a yield, a join or a semaphore wait.
+ * A thread parked by another's write stall runs its sites warm until that
+ * stall ends, and learns that it ended on its next slow-path entry --
+ * which a thread that polls a flag between sleeps, touching a word or two
+ * per turn, may not reach for a long time. So it also looks here, where it
  * wakes, and its next poll is watched again. (Locks and condition
  * variables look in barriers.c.) A sleep is also noted where it begins:
  * a cold store may stall until it ends (cold_sleeper_us).
@@ -147,10 +147,12 @@ REAL(sched_yield, int, void)
 UCSAN_EXPORT int sched_yield(void)
 {
 	int (*f)(void) = get_sched_yield();
-	const uint64_t t0 = ucsan_now_ns();
+	const bool wakes = ucsan_opts.cold_yield_sleeps;
+	const uint64_t t0 = wakes ? ucsan_now_ns() : 0;
 	const int ret = f ? f() : 0;
-	if (ucsan_opts.cold_yield_sleeps)
-		slept_since(t0);
+	/* No sleep was noted where it began (sleeping()): only its end. */
+	if (wakes)
+		ucsan_cold_slept(ucsan_now_ns() - t0);
 	return ret;
 }
 
