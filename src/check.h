@@ -3,9 +3,10 @@
  * The hot path: the check every instrumented access makes, inlined into
  * each entry point. It reads the gate (how many watchpoints are armed)
  * and, only while it is not 0, the gate's bit for the access's page;
- * then the thread's byte for the code site and the countdown lane of the
- * site. The watchpoint table itself is read out of line. It never
- * writes shared memory and never calls anything on the common path.
+ * then the thread's byte for the code site. The watchpoint table itself
+ * is read out of line, and so is the store countdown: a thread whose
+ * stores count reads the all-cold site table. It never writes memory and
+ * never calls anything on the common path.
  */
 #ifndef UCSAN_CHECK_H
 #define UCSAN_CHECK_H
@@ -73,6 +74,13 @@ static ALWAYS_INLINE void count_access(struct ucsan_ctx *ctx, const volatile voi
 			ucsan_slow_path(ptr, size, type, ip);
 		return;
 	}
+	/* Stores count only out of line: a thread whose stores count runs
+	 * on the all-cold site table (ucsan_ctx_set_sites()), so the ones
+	 * checked inline are a time-sampled thread's. The decrement, a chain
+	 * through memory from one store of a site to its next, was most of
+	 * what a store cost in a tight loop. */
+	if (!options || (ctx->time_sampled && !ctx->special))
+		return;
 	if (unlikely(--ctx->lanes[site_lane(ip)] < 0))
 		ucsan_slow_path(ptr, size, type, ip);
 }
@@ -128,26 +136,20 @@ static ALWAYS_INLINE void check_access(const volatile void *ptr, size_t size, in
 
 /*
  * A range (a struct copy, the bytes of a memcpy): the common case in one
- * step, as its chunks would each take it -- nothing watched, a warm site,
- * and a countdown that outlasts them. Returns false where the range needs
- * the whole check, chunk by chunk (ucsan_check_range()).
+ * step, as its chunks would each take it -- nothing watched, a warm site
+ * of a time-sampled thread. Returns false where the range needs the whole
+ * check, chunk by chunk (ucsan_check_range()).
  */
-static ALWAYS_INLINE bool check_range_quick(size_t size, int type, uintptr_t ip)
+static ALWAYS_INLINE bool check_range_quick(int type, uintptr_t ip)
 {
 	struct ucsan_ctx *const ctx = &ucsan_ctx_tls;
 	const uint64_t gate = atomic_load_explicit(&ucsan_hot.gate, memory_order_relaxed);
 	if (gate_alone(gate))
 		return true;
-	const long chunks = (long)((size + UCSAN_SLOT_RANGE - 1) / UCSAN_SLOT_RANGE);
-	long *const lane = &ctx->lanes[site_lane(ip)];
-	if (!(type & UCSAN_ACCESS_ATOMIC) && gate == 0 && !site_cold(ctx, type, ip)) {
-		if (!(type & UCSAN_ACCESS_WRITE))
-			return !(type & UCSAN_ACCESS_NO_COLD) || ctx->lanes[0] >= UCSAN_SPECIAL_THRESHOLD;
-		if (*lane > chunks) {
-			*lane -= chunks;
-			return true;
-		}
-	}
+	if (!(type & UCSAN_ACCESS_ATOMIC) && gate == 0 && !site_cold(ctx, type, ip))
+		/* A store here is a time-sampled thread's (count_access()). */
+		return (type & UCSAN_ACCESS_WRITE) || !(type & UCSAN_ACCESS_NO_COLD) ||
+		       ctx->lanes[0] >= UCSAN_SPECIAL_THRESHOLD;
 	return false;
 }
 

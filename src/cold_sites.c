@@ -829,7 +829,9 @@ NOINLINE void ucsan_cold_site(const volatile void *ptr, size_t size, int type, u
 	/* A special thread comes here for every plain access (its hot path
 	 * reads the all-cold table): at a site it is done with, only
 	 * counted, as its own table would have had it. */
-	if (ctx->special && ucsan_ctx_sites(ctx)[site_index(ip)] == SITE_WARM) {
+	if ((ctx->special || !ctx->time_sampled) && ucsan_ctx_sites(ctx)[site_index(ip)] == SITE_WARM) {
+		if (!ctx->special)
+			ucsan_youth_access(ctx);
 		count_access(ctx, ptr, size, type, ip, true);
 		return;
 	}
@@ -1258,6 +1260,8 @@ void ucsan_sites_attach(struct ucsan_ctx *ctx)
 	uint8_t *t = ucsan_sites_take();
 	ucsan_ctx_set_sites(ctx, t ? t : ucsan_sites_warm);
 	ucsan_sites_owner(t, ctx);
+	if (!t && ucsan_time_floor_on())
+		ucsan_nudge_enlist(ctx);
 	/* A thread started during a write stall -- its creator's store
 	 * just after pthread_create, likely -- runs parked: it meets that
 	 * watchpoint instead of cutting it short. Started, not first here:
@@ -1276,6 +1280,9 @@ void ucsan_sites_release(struct ucsan_ctx *ctx)
 	unpark(ctx);
 	uint8_t *t = ucsan_ctx_sites(ctx);
 	ucsan_sites_owner(t, NULL);
+	ucsan_nudge_delist(ctx);
+	/* No nudge reaches it now: its stores count again. */
+	ctx->time_sampled = false;
 	ucsan_ctx_set_sites(ctx, ucsan_sites_warm);
 	if (t != ucsan_sites_warm && t != ucsan_sites_cold)
 		ucsan_sites_give_back(t);
@@ -1288,6 +1295,11 @@ void ucsan_sites_after_fork(void)
 	/* Its own table back first: that is the one to keep. */
 	unpark(&ucsan_ctx_tls);
 	ucsan_sites_pool_after_fork(ucsan_ctx_sites(&ucsan_ctx_tls));
+	ucsan_nudge_list_after_fork(&ucsan_ctx_tls);
+	/* Its stores count again until the child's own sampler runs and a
+	 * new period begins. */
+	ucsan_ctx_tls.time_sampled = false;
+	ucsan_ctx_set_sites(&ucsan_ctx_tls, ucsan_ctx_tls.sites);
 	ucsan_ctx_tls.disable_count++;
 	ucsan_cold_polls_after_fork();
 	/* A new process: its threads watch each site afresh, and no stall

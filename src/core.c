@@ -1080,11 +1080,55 @@ static bool sample_skips_locked(const struct ucsan_ctx *ctx, int type)
 	       ucsan_opts.overhead_budget > 0;
 }
 
+/*
+ * A thread's stores are counted (out of line: ucsan_ctx_set_sites()) for
+ * its first FIXED_START_PERIODS countdowns, watched or not (one under a
+ * lock is not), which pick samples among a short thread's first few
+ * thousand stores wherever they fall. Then, where the sampler thread
+ * nudges it, its samples are the time floor's alone, and its accesses
+ * take the inlined check, which counts nothing. The same budget sets the
+ * rate either way.
+ */
+static void time_sampled_update(struct ucsan_ctx *ctx)
+{
+	/* A handler may have interrupted the runtime moving the thread's
+	 * tables (parking): the thread itself decides, later. */
+	if (ctx->signal_depth)
+		return;
+	const bool timed = ctx->countdowns_run >= FIXED_START_PERIODS && ucsan_time_floor_on() &&
+			   ucsan_sampler_running() && ucsan_sites_nudged(ctx);
+	if (timed == ctx->time_sampled)
+		return;
+	ctx->time_sampled = timed;
+	ucsan_ctx_set_sites(ctx, ctx->sites);
+}
+
+/*
+ * A thread that reads far more than it stores (a poller, a consumer) would
+ * take long to run out its countdowns, every access out of line
+ * meanwhile: its first countdowns also end after YOUTH_ACCESSES accesses
+ * made while its stores count (and one that stays counted, under fixed
+ * sampling or beyond the sampler's reach, asks again after as many).
+ */
+#define YOUTH_ACCESSES 65536
+
+void ucsan_youth_access(struct ucsan_ctx *ctx)
+{
+	if (ctx->youth_accesses++ < YOUTH_ACCESSES)
+		return;
+	ctx->youth_accesses = 0;
+	ctx->countdowns_run = FIXED_START_PERIODS;
+	time_sampled_update(ctx);
+}
+
 /* A sampled access: watched if it may be, and the next countdown -- from
  * the watch's cost under the budget. The budget's clock is a system call,
  * so it is not read when no watch can be set up. */
 static long sample(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
+	if (ctx->countdowns_run < FIXED_START_PERIODS)
+		ctx->countdowns_run++;
+	time_sampled_update(ctx);
 	/* Still under a lock after the pick's moves: let go, and the period
 	 * goes on (a thread that holds locks most of its time watches less). */
 	if (sample_skips_locked(ctx, type)) {
@@ -1446,6 +1490,6 @@ static NOINLINE void check_chunks(const volatile void *ptr, size_t size, int typ
 
 void ucsan_check_range(const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
-	if (!check_range_quick(size, type, ip))
+	if (!check_range_quick(type, ip))
 		check_chunks(ptr, size, type, ip);
 }

@@ -106,9 +106,10 @@ struct ucsan_ctx {
 	 * accesses of a loop do not all wait on one counter's store. Their
 	 * sum is the countdown; a lane that runs out asks the slow path for
 	 * credit from the others (core.c, lanes_refill()), and only the sum
-	 * running out samples. The hot path only decrements. Zero-initialized
-	 * TLS therefore routes a thread's first access into the slow path,
-	 * which initializes the rest. */
+	 * running out samples. Only the out-of-line checks count: a thread
+	 * comes out of line for every access while its stores count (its
+	 * first countdowns, or fixed sampling), and once the time floor
+	 * samples it (time_sampled) nothing counts. */
 	long lanes[UCSAN_LANES];
 	/* > 0: this thread checks nothing (runtime-internal work such as
 	 * reporting, or a user-disabled region). */
@@ -173,6 +174,8 @@ struct ucsan_ctx {
 	 * path while every lane is 0 (core.c, lanes_refill()). */
 	long lanes_tail;
 	int periods; /* sampling periods begun so far (saturates) */
+	int countdowns_run; /* countdowns run out so far (saturates) */
+	uint32_t youth_accesses; /* accesses out of line while its stores count (core.c) */
 	uint64_t report_ns; /* time the last watch spent reporting: not a watch cost */
 
 	/* Cold sites (cold_sites.c): when this thread's cold-site budget
@@ -266,6 +269,14 @@ struct ucsan_ctx {
 	/* Set by the sampler thread with hot_sites pointed at the all-cold
 	 * table: ucsan_ctx_nudge(). */
 	_Atomic bool nudged;
+	/* The sampler thread's nudges alone pick this thread's samples: its
+	 * stores are not counted (check.h). Set once its first countdowns
+	 * are over, where the time floor runs and its nudges reach the
+	 * thread (core.c, time_sampled_update()). */
+	bool time_sampled;
+	/* Its entry in the sampler's list of threads without a pool table,
+	 * plus one (nudge_list.c); 0: none. */
+	int nudge_entry;
 	/* This thread's record in thread_info.c, for reports. */
 	struct ucsan_thread_info *thread_info;
 	/* Where in its own stack it handed something to threads it created,
@@ -524,8 +535,11 @@ static inline uint8_t *ucsan_ctx_sites(const struct ucsan_ctx *ctx)
 static inline void ucsan_ctx_set_sites(struct ucsan_ctx *ctx, const uint8_t *t)
 {
 	ctx->sites = t;
-	/* The sampler thread may store to it too (ucsan_ctx_nudge()). */
-	__atomic_store_n(&ctx->hot_sites, ctx->special ? ucsan_sites_cold : t, __ATOMIC_RELAXED);
+	/* The sampler thread may store to it too (ucsan_ctx_nudge()). A
+	 * thread whose stores count (not time-sampled) comes out of line for
+	 * every access, and counts there. */
+	__atomic_store_n(&ctx->hot_sites, ctx->special || !ctx->time_sampled ? ucsan_sites_cold : t,
+			 __ATOMIC_RELAXED);
 }
 /* From the sampler thread: the thread's next plain access comes out of
  * line (cold_sites.c), where it takes the nudge. */
@@ -541,11 +555,26 @@ static inline void ucsan_ctx_nudge(struct ucsan_ctx *ctx)
  * owners whose nudge is due at monotonic time now, nudged. */
 void ucsan_sampler_start(void);
 void ucsan_sampler_after_fork(void);
+/* Is the sampler thread running, and does it nudge the thread (the owner
+ * of a pool table, or listed)? Then its samples can be left to it. */
+bool ucsan_sampler_running(void);
+bool ucsan_sites_nudged(const struct ucsan_ctx *ctx);
+/* The threads without a pool table that the sampler nudges
+ * (nudge_list.c): a thread is listed and unlisted by itself; the sampler
+ * nudges those due; after fork, only the calling thread is left. */
+void ucsan_nudge_enlist(struct ucsan_ctx *ctx);
+void ucsan_nudge_delist(struct ucsan_ctx *ctx);
+void ucsan_nudge_listed_due(uint64_t now);
+void ucsan_nudge_list_after_fork(struct ucsan_ctx *self);
 void ucsan_sites_owner(const uint8_t *t, struct ucsan_ctx *ctx);
 void ucsan_sites_nudge_due(uint64_t now);
 /* A nudged thread (cold_sites.c): a sample if its period has run its
  * time (core.c). */
 void ucsan_sample_nudged(struct ucsan_ctx *ctx);
+/* An access of a thread whose stores count, made out of line at a site it
+ * is done with: the thread's first countdowns end after enough of them
+ * too, where it stores little (core.c). */
+void ucsan_youth_access(struct ucsan_ctx *ctx);
 bool ucsan_time_floor_on(void);
 
 /* The memory of the objects loaded at start-up (segments.c): their
@@ -707,7 +736,7 @@ UCSAN_FOR_ENTRY void ucsan_entry_attach(struct ucsan_ctx *ctx, struct ucsan_hot 
 					const void *text_start, const void *text_end, unsigned abi);
 /* How many executables' entry points attached (0 or 1), for tests. */
 UCSAN_EXPORT int __ucsan_debug_entry_attached(void);
-#define UCSAN_ENTRY_ABI 22
+#define UCSAN_ENTRY_ABI 23
 /* Enter or leave special mode after annotation state changed (or a store
  * began or stopped waiting for its publication: cold_sites.c). */
 void ucsan_ctx_update_special(struct ucsan_ctx *ctx);

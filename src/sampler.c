@@ -25,6 +25,8 @@
 #define SAMPLER_PERIOD_NS 1000000L
 
 static _Atomic bool sampler_started;
+/* Set once the thread exists: until then nobody is nudged. */
+static _Atomic bool sampler_running;
 
 REAL(pthread_create, int, pthread_t *, const pthread_attr_t *, void *(*)(void *), void *)
 REAL(nanosleep, int, const struct timespec *, struct timespec *)
@@ -38,8 +40,10 @@ static void *sampler_main(void *unused)
 	while (nap) {
 		nap(&period, NULL);
 		const uint64_t now = ucsan_now_ns();
-		if (!ucsan_single_threaded())
+		if (!ucsan_single_threaded()) {
 			ucsan_sites_nudge_due(now);
+			ucsan_nudge_listed_due(now);
+		}
 		ucsan_gate_expire(now);
 	}
 	return NULL;
@@ -60,7 +64,8 @@ void ucsan_sampler_start(void)
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	pthread_t t;
-	create(&t, &attr, sampler_main, NULL);
+	if (create(&t, &attr, sampler_main, NULL) == 0)
+		atomic_store_explicit(&sampler_running, true, memory_order_relaxed);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pthread_attr_destroy(&attr);
 }
@@ -68,4 +73,10 @@ void ucsan_sampler_start(void)
 void ucsan_sampler_after_fork(void)
 {
 	atomic_store_explicit(&sampler_started, false, memory_order_relaxed);
+	atomic_store_explicit(&sampler_running, false, memory_order_relaxed);
+}
+
+bool ucsan_sampler_running(void)
+{
+	return atomic_load_explicit(&sampler_running, memory_order_relaxed);
 }

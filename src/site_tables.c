@@ -84,6 +84,12 @@ void ucsan_sites_owner(const uint8_t *t, struct ucsan_ctx *ctx)
 	owner_unlock(i);
 }
 
+bool ucsan_sites_nudged(const struct ucsan_ctx *ctx)
+{
+	/* Its own table, also while it runs parked on the all-warm one. */
+	return pool_slot(ctx->parked_sites ? ctx->parked_sites : ctx->sites) >= 0 || ctx->nudge_entry;
+}
+
 void ucsan_sites_nudge_due(uint64_t now)
 {
 	const uint64_t used = atomic_load(&site_pool_used);

@@ -86,7 +86,7 @@ DEFINE_SIZED(16)
  * (whose ucsan_check_range() tries it again: the interposers call it too). */
 static ALWAYS_INLINE void check_range(const void *p, unsigned long size, int type, uintptr_t pc)
 {
-	if (!check_range_quick(size, type, pc))
+	if (!check_range_quick(type, pc))
 		ucsan_check_range(p, size, type, pc);
 }
 

@@ -3,7 +3,10 @@
  * Unit tests: the sampling countdown kept in lanes (core.c). Whatever
  * lanes the accesses fall in, the sample must land on the access a single
  * counter would pick: the one after the countdown's n skipped accesses.
- * Only stores count (check.h): a read leaves the countdown alone.
+ * Only stores count (check.h), and only out of line, where a thread's
+ * accesses go while its stores count (its first few countdowns); then
+ * the inlined check counts nothing and the time floor samples alone.
+ * A read leaves the countdown alone.
  * A thread whose accesses move to other lanes late in the period (its
  * main loop ends, its exit path runs) must not have the sample taken
  * early, by the first access of the new lanes. And the time floor: a
@@ -40,7 +43,7 @@ static long sampled_access(long n, long switch_at)
 	for (long i = 0; i < 4 * n + 64; i++) {
 		const unsigned lane = i < switch_at ? (unsigned)(i % 6) : 6 + (unsigned)(i % 2);
 		const long before = ucsan_ctx_countdown(ctx);
-		count_access(ctx, &data[i % 64], 4, UCSAN_ACCESS_WRITE, ip_in_lane(lane, (unsigned)(i / 8) % 16), false);
+		count_access(ctx, &data[i % 64], 4, UCSAN_ACCESS_WRITE, ip_in_lane(lane, (unsigned)(i / 8) % 16), true);
 		if (ucsan_ctx_countdown(ctx) > before)
 			return i;
 	}
@@ -56,7 +59,7 @@ static int counts_one_each(void)
 	for (long i = 0; i < 5000; i++) {
 		const long before = ucsan_ctx_countdown(ctx);
 		count_access(ctx, &data[i % 64], 4, UCSAN_ACCESS_WRITE, ip_in_lane((unsigned)(i * 7 % 8), 0),
-			     false);
+			     true);
 		if (ucsan_ctx_countdown(ctx) != before - 1)
 			return 0;
 	}
@@ -101,7 +104,7 @@ static bool store_starts_pick(struct ucsan_ctx *ctx)
 {
 	ucsan_ctx_set_countdown(ctx, 0);
 	ctx->period_skip = 4000;
-	count_access(ctx, &data[0], 4, UCSAN_ACCESS_WRITE, ip_in_lane(0, 0), false);
+	count_access(ctx, &data[0], 4, UCSAN_ACCESS_WRITE, ip_in_lane(0, 0), true);
 	return ctx->picking;
 }
 
@@ -288,6 +291,9 @@ static int sampler_nudges_due_owner(void)
 	const uint8_t *own = ctx->sites;
 	if (own == ucsan_sites_warm || own == ucsan_sites_cold)
 		return 0;
+	/* As a thread past its first countdowns: on its own table. */
+	ctx->time_sampled = true;
+	ucsan_ctx_set_sites(ctx, own);
 	atomic_store(&ctx->nudge_after_ns, ucsan_now_ns() + 1000000000ULL);
 	ucsan_sites_nudge_due(ucsan_now_ns());
 	int ok = !atomic_load(&ctx->nudged) && ctx->hot_sites == own;
@@ -295,7 +301,96 @@ static int sampler_nudges_due_owner(void)
 	ucsan_sites_nudge_due(ucsan_now_ns());
 	ok = ok && atomic_load(&ctx->nudged) && ctx->hot_sites == ucsan_sites_cold;
 	ucsan_cold_site(&data[0], 4, 0, ip_in_lane(3, 7));
-	return ok && !atomic_load(&ctx->nudged) && ctx->hot_sites == own;
+	ok = ok && !atomic_load(&ctx->nudged) && ctx->hot_sites == own;
+	ctx->time_sampled = false;
+	ucsan_ctx_set_sites(ctx, own);
+	return ok;
+}
+
+/*
+ * A thread counts its stores (out of line: its hot path reads the
+ * all-cold table) until its first FIXED_START_PERIODS (4) countdowns have
+ * run out, the sample of the last one taken; with the sampler thread
+ * running, its samples are then the time floor's: its hot path reads its
+ * own table, and the inlined check counts no store. A sample here also
+ * starts the sampler thread (the first thread the process makes, as for
+ * a program's first pthread_create()).
+ */
+static int hands_over_to_time_floor(void)
+{
+	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	const uint8_t *own = ctx->sites;
+	/* Three countdowns behind it, whatever the cases before ran out. */
+	ctx->countdowns_run = 3;
+	if (ctx->time_sampled || ctx->hot_sites != ucsan_sites_cold)
+		return 0;
+	ucsan_sampler_start();
+	for (int i = 0; i < 1000 && !ucsan_sampler_running(); i++)
+		ucsan_yield();
+	for (int tries = 0; tries < 8 && !ctx->time_sampled; tries++) {
+		if (sampled_access(10, 1L << 30) < 0)
+			return 0;
+		/* The sample handed on (a pick): taken among the next reads. */
+		for (long i = 0; i < 256 && ctx->picking; i++)
+			count_access(ctx, &data[i % 64], 4, 0, ip_in_lane((unsigned)(i % 8), 1), true);
+	}
+	int ok = ctx->time_sampled && ctx->hot_sites == own;
+	ucsan_ctx_set_countdown(ctx, 100);
+	for (long i = 0; i < 1000 && ok; i++)
+		count_access(ctx, &data[i % 64], 4, UCSAN_ACCESS_WRITE, ip_in_lane((unsigned)(i % 8), 0), false);
+	return ok && ucsan_ctx_countdown(ctx) == 100;
+}
+
+/*
+ * A thread that only reads never runs out a countdown of stores: it is
+ * handed to the time floor after 65536 accesses out of line (at sites it
+ * is done with), not one more. Runs after hands_over_to_time_floor(),
+ * with the sampler thread running.
+ */
+static int reader_hands_over_after_accesses(void)
+{
+	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	uint8_t *own = ucsan_ctx_sites(ctx);
+	const uintptr_t ip = ip_in_lane(5, 9);
+	own[site_index(ip)] = SITE_WARM;
+	ctx->time_sampled = false;
+	ctx->countdowns_run = 0;
+	ctx->youth_accesses = 0;
+	ucsan_ctx_set_sites(ctx, own);
+	ucsan_ctx_set_countdown(ctx, 100);
+	int ok = ctx->hot_sites == ucsan_sites_cold;
+	for (long i = 0; i < 65536 && ok; i++) {
+		ucsan_cold_site(&data[i % 64], 4, 0, ip);
+		ok = !ctx->time_sampled;
+	}
+	ucsan_cold_site(&data[0], 4, 0, ip);
+	return ok && ctx->time_sampled && ctx->hot_sites == own && ucsan_ctx_countdown(ctx) == 100;
+}
+
+/*
+ * A thread without a pool table (the 65th and later alive at once) is
+ * listed for the sampler thread (src/nudge_list.c): nudged when due, left
+ * alone once unlisted, and a nudge not yet taken is not made again.
+ */
+static int listed_thread_nudged(void)
+{
+	static struct ucsan_ctx other;
+	other.sites = other.hot_sites = ucsan_sites_warm;
+	ucsan_nudge_enlist(&other);
+	int ok = other.nudge_entry > 0 && ucsan_sites_nudged(&other);
+	atomic_store(&other.nudge_after_ns, ucsan_now_ns() + 1000000000ULL);
+	ucsan_nudge_listed_due(ucsan_now_ns());
+	ok = ok && !atomic_load(&other.nudged) && other.hot_sites == ucsan_sites_warm;
+	atomic_store(&other.nudge_after_ns, 1);
+	ucsan_nudge_listed_due(ucsan_now_ns());
+	ok = ok && atomic_load(&other.nudged) && other.hot_sites == ucsan_sites_cold;
+	other.hot_sites = ucsan_sites_warm;
+	ucsan_nudge_listed_due(ucsan_now_ns());
+	ok = ok && other.hot_sites == ucsan_sites_warm; /* not taken yet: not again */
+	atomic_store(&other.nudged, false);
+	ucsan_nudge_delist(&other);
+	ucsan_nudge_listed_due(ucsan_now_ns());
+	return ok && other.nudge_entry == 0 && !ucsan_sites_nudged(&other) && !atomic_load(&other.nudged);
 }
 
 int main(void)
@@ -324,5 +419,8 @@ int main(void)
 	CHECK("new_lanes_midway_exact", sampled_access(4000, 2000) == 4000);
 	CHECK("new_lanes_long_period_exact", sampled_access(100000, 99000) == 100000);
 	CHECK("zero_period_first_access", sampled_access(0, 1L << 30) == 0);
+	CHECK("hands_over_to_time_floor", hands_over_to_time_floor());
+	CHECK("reader_hands_over_after_accesses", reader_hands_over_after_accesses());
+	CHECK("listed_thread_nudged", listed_thread_nudged());
 	return failures != 0;
 }
