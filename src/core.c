@@ -1121,6 +1121,12 @@ void ucsan_youth_access(struct ucsan_ctx *ctx)
 	time_sampled_update(ctx);
 }
 
+/* A pick that ran out of moves on memory no other thread can reach looks
+ * on access by access for one that can (pick_passes_on()): since when, by
+ * the budget's clock, and whether it gave up. */
+static __thread uint64_t pick_search_t0;
+static __thread bool pick_search_failed;
+
 /* A sampled access: watched if it may be, and the next countdown -- from
  * the watch's cost under the budget. The budget's clock is a system call,
  * so it is not read when no watch can be set up. */
@@ -1129,6 +1135,10 @@ static long sample(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size,
 	if (ctx->countdowns_run < FIXED_START_PERIODS)
 		ctx->countdowns_run++;
 	time_sampled_update(ctx);
+	const uint64_t searched_from = pick_search_t0;
+	const bool found = !pick_search_failed;
+	pick_search_t0 = 0;
+	pick_search_failed = false;
 	/* Still under a lock after the pick's moves: let go, and the period
 	 * goes on (a thread that holds locks most of its time watches less). */
 	if (sample_skips_locked(ctx, type)) {
@@ -1136,13 +1146,20 @@ static long sample(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size,
 		return unwatched_skip(ctx);
 	}
 	const uint64_t t0 = may_watch(ctx) ? budget_clock() : 0;
+	/* The search out of line is the sample's cost too; one that found
+	 * nothing watches nothing, its time alone starts the next period. */
+	const uint64_t searched = searched_from && t0 > searched_from ? t0 - searched_from : 0;
+	if (!found) {
+		pick_on_shared = false;
+		return t0 ? new_skip(ctx, 0, searched, t0) : unwatched_skip(ctx);
+	}
 	uint64_t charge = 0;
 	if ((!t0 && ucsan_opts.overhead_budget > 0) || !watch(ctx, ptr, size, type, ip, t0, &charge)) {
 		pick_on_shared = false;
 		return unwatched_skip(ctx);
 	}
 	const uint64_t t1 = budget_clock();
-	return new_skip(ctx, watch_cost(ctx, t0, t1), charge, t1);
+	return new_skip(ctx, watch_cost(ctx, t0, t1), charge + searched, t1);
 }
 
 /*
@@ -1187,6 +1204,8 @@ static void begin_pick(struct ucsan_ctx *ctx, long k, bool by_time)
 /* A pick is over: its sample was taken, or given up. */
 static void end_pick(struct ucsan_ctx *ctx)
 {
+	pick_search_t0 = 0;
+	pick_search_failed = false;
 	ctx->picking = false;
 	ctx->time_pick = false;
 	ucsan_ctx_update_special(ctx);
@@ -1199,34 +1218,58 @@ static __thread int pick_repicks;
  * how many it lets by (special_marked()). */
 static __thread int pick_marked;
 #define PASSED_ON_MARKED 256
+/* Private accesses a nudge's pick looks past, one by one, once its moves
+ * are spent (pick_passes_on()), and how many it has. */
+#define PICK_SEARCH_ACCESSES 65536
+static __thread int pick_searched;
 
 /* The access a pick fell on cannot meet another thread's (a server's
  * worker spends most of its accesses on its own frames and buffers), or
  * falls on a page no other thread has been seen on: the sample moves on
  * to one of the next 16 accesses, sample_repicks times at most, so that
- * the budget pays for watches of shared memory. */
+ * the budget pays for watches of shared memory. A nudge's pick whose
+ * moves all fell on private memory then takes the next access another
+ * thread can reach, PICK_SEARCH_ACCESSES on at most, or none: a time pick
+ * falls uniformly over accesses, and a thread that spins on its clock
+ * between two reads of a shared flag would otherwise spend every watch on
+ * its own frames, and never show the flag's page shared (the page rule
+ * above). The search is charged to the budget (sample()). A count's pick
+ * does not search: a young thread's come every few thousand stores, and
+ * threads64, whose workers fill a fresh buffer, ran 20% slower so. */
 static bool pick_passes_on(struct ucsan_ctx *ctx, const volatile void *ptr, int type)
 {
 	if (!ctx->picking) {
 		pick_repicks = 0;
+		pick_searched = 0;
 		pick_on_shared = false;
 		return false;
 	}
-	bool passes = ucsan_access_private(ctx, ptr, type) || sample_skips_locked(ctx, type);
+	const bool private = ucsan_access_private(ctx, ptr, type);
+	bool passes = private || sample_skips_locked(ctx, type);
 	pick_on_shared = false;
 	if (!passes && ucsan_opts.sample_page_owners) {
 		const enum ucsan_page_seen seen = ucsan_page_seen(ctx, ptr);
 		passes = seen == PAGE_ONLY_MINE;
 		pick_on_shared = seen == PAGE_SHARED;
 	}
-	if (pick_repicks >= ucsan_opts.sample_repicks || !passes) {
-		pick_repicks = 0;
-		return false;
+	if (passes && pick_repicks < ucsan_opts.sample_repicks) {
+		pick_repicks++;
+		pick_marked = 0;
+		ctx->saved_skip = (long)(ucsan_rand32(ctx) % 16);
+		return true;
 	}
-	pick_repicks++;
-	pick_marked = 0;
-	ctx->saved_skip = (long)(ucsan_rand32(ctx) % 16);
-	return true;
+	if (passes && private && pick_repicks && ctx->time_pick) {
+		if (!pick_search_t0)
+			pick_search_t0 = budget_clock();
+		if (++pick_searched <= PICK_SEARCH_ACCESSES) {
+			ctx->saved_skip = 0;
+			return true;
+		}
+		pick_search_failed = true;
+	}
+	pick_repicks = 0;
+	pick_searched = 0;
+	return false;
 }
 
 /* A plain access by a thread with annotation state. */

@@ -354,11 +354,14 @@ void ucsan_options_print_help(void)
 		/* String defaults are stringized literals: drop the quotes. */
 		if (o->type == T_STR && dl >= 2)
 			def++, dl -= 2;
-		n = snprintf(line, sizeof(line), "  %-28s %-5s default %.*s: %s\n", o->name,
-			     o->type == T_BOOL ? "bool" : o->type == T_INT ? "int" : "str", (int)dl, def,
-			     o->desc);
+		/* The description goes out as it is: some are longer than any
+		 * line buffer, and a cut one would run into the next option. */
+		n = snprintf(line, sizeof(line), "  %-28s %-5s default %.*s: ", o->name,
+			     o->type == T_BOOL ? "bool" : o->type == T_INT ? "int" : "str", (int)dl, def);
 		if (n > (int)sizeof(line) - 1)
 			n = sizeof(line) - 1;
 		ucsan_write_fd(STDERR_FILENO, line, (size_t)n);
+		ucsan_write_fd(STDERR_FILENO, o->desc, strlen(o->desc));
+		ucsan_write_fd(STDERR_FILENO, "\n", 1);
 	}
 }

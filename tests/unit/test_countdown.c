@@ -281,6 +281,48 @@ static int nudge_picks_when_due(void)
 	return ok;
 }
 
+/* Starts a nudge's pick (the time floor) at once; false if none began. */
+static bool nudge_starts_pick(struct ucsan_ctx *ctx)
+{
+	ctx->period_start_ns = 0;
+	ctx->period_wall_ns = ucsan_now_ns();
+	ctx->time_gap_ns = 1000;
+	(void)burn_cpu();
+	ucsan_sample_nudged(ctx);
+	return ctx->picking && ctx->time_pick;
+}
+
+/*
+ * A nudge's pick that has spent its sample_repicks moves on the thread's
+ * own frames looks on access by access: it samples the first access
+ * another thread can reach, however far on (a poller's loop of clock
+ * reads between two reads of the shared variable). One that finds none
+ * in PICK_SEARCH_ACCESSES (65536) is given up, and watches nothing.
+ */
+static int time_pick_searches_past_private(void)
+{
+	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	volatile int local = 0;
+	atomic_store(&ucsan_live_threads, 2);
+	int ok = nudge_starts_pick(ctx);
+	/* Far more than 8 moves of 16 and the pick's first offset. */
+	for (int i = 0; i < 5000 && ok; i++) {
+		count_access(ctx, (const volatile void *)&local, 4, 0, ip_in_lane(1, 4), true);
+		ok = ctx->picking;
+	}
+	const long watched = counter(CTR_SETUP_WATCHPOINTS);
+	count_access(ctx, &data[1], 4, 0, ip_in_lane(2, 4), true);
+	ok = ok && !ctx->picking && counter(CTR_SETUP_WATCHPOINTS) == watched + 1;
+	/* Only locals: given up after the search, nothing watched. */
+	ok = ok && nudge_starts_pick(ctx);
+	long n = 0;
+	for (; n < 70000 + 512 && ctx->picking; n++)
+		count_access(ctx, (const volatile void *)&local, 4, 0, ip_in_lane(1, 4), true);
+	ok = ok && !ctx->picking && n > 65536 && counter(CTR_SETUP_WATCHPOINTS) == watched + 1;
+	atomic_store(&ucsan_live_threads, 1);
+	return ok;
+}
+
 /* The sampler thread's round (site_tables.c): an owner whose nudge is due
  * gets its hot path pointed at the all-cold table, one whose nudge is not
  * due is left alone; its next cold-site visit takes the nudge and puts
@@ -412,6 +454,7 @@ int main(void)
 	CHECK("pick_passes_over_own_page", pick_passes_over_own_page());
 	CHECK("locked_pick_let_go", locked_pick_let_go());
 	CHECK("nudge_picks_when_due", nudge_picks_when_due());
+	CHECK("time_pick_searches_past_private", time_pick_searches_past_private());
 	CHECK("sampler_nudges_due_owner", sampler_nudges_due_owner());
 	CHECK("one_lane_phase_exact", sampled_access(4000, 1L << 30) == 4000);
 	CHECK("short_period_exact", sampled_access(40, 1L << 30) == 40);
