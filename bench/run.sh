@@ -390,10 +390,12 @@ done
 echo
 echo "Compiler for compiler: ucsan-cc with gcc (the columns above) against gcc's TSan, with clang against clang's."
 echo
-times_table floor ucsan tsan-gcc ucsan/floor ucsan/tsan-gcc \
-	floor-clang floor-clang-so ucsan-clang tsan-clang ucsan-clang/floor-clang ucsan-clang/floor-clang-so ucsan-clang/tsan-clang
+times_table floor ucsan tsan-gcc ucsan/floor ucsan/tsan-gcc floor/tsan-gcc \
+	floor-clang floor-clang-so ucsan-clang tsan-clang ucsan-clang/floor-clang ucsan-clang/floor-clang-so \
+	ucsan-clang/tsan-clang floor-clang/tsan-clang
 echo
 echo "floor-clang / floor-clang-so / ucsan-clang: as floor / floor-so / ucsan, the workloads compiled by UCSAN_CC=clang ucsan-cc."
+echo "floor/tsan-gcc, floor-clang/tsan-clang: the ucsan/tsan a runtime that checks nothing would reach (no ucsan/tsan below it)."
 
 case $CONFIGS in
 *ucsan-clang-lto*)

@@ -1259,9 +1259,7 @@ void ucsan_sites_attach(struct ucsan_ctx *ctx)
 {
 	uint8_t *t = ucsan_sites_take();
 	ucsan_ctx_set_sites(ctx, t ? t : ucsan_sites_warm);
-	ucsan_sites_owner(t, ctx);
-	if (!t && ucsan_time_floor_on())
-		ucsan_nudge_enlist(ctx);
+	ucsan_nudge_enlist(ctx);
 	/* A thread started during a write stall -- its creator's store
 	 * just after pthread_create, likely -- runs parked: it meets that
 	 * watchpoint instead of cutting it short. Started, not first here:
@@ -1279,7 +1277,6 @@ void ucsan_sites_release(struct ucsan_ctx *ctx)
 {
 	unpark(ctx);
 	uint8_t *t = ucsan_ctx_sites(ctx);
-	ucsan_sites_owner(t, NULL);
 	ucsan_nudge_delist(ctx);
 	/* No nudge reaches it now: its stores count again. */
 	ctx->time_sampled = false;

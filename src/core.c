@@ -1096,7 +1096,7 @@ static void time_sampled_update(struct ucsan_ctx *ctx)
 	if (ctx->signal_depth)
 		return;
 	const bool timed = ctx->countdowns_run >= FIXED_START_PERIODS && ucsan_time_floor_on() &&
-			   ucsan_sampler_running() && ucsan_sites_nudged(ctx);
+			   ucsan_sampler_running() && ucsan_nudge_listed(ctx);
 	if (timed == ctx->time_sampled)
 		return;
 	ctx->time_sampled = timed;

@@ -550,24 +550,21 @@ static inline void ucsan_ctx_nudge(struct ucsan_ctx *ctx)
 }
 /* The time floor (sampler.c): the sampler thread, started with the
  * program's first thread where the sampling adapts to the budget; a
- * forked child starts its own. The pool tables' owners, for it
- * (site_tables.c): who owns table t (NULL: its owner ends), and the
- * owners whose nudge is due at monotonic time now, nudged. */
+ * forked child starts its own. Is it running? Then the samples of a
+ * thread it nudges (listed, below) can be left to it. */
 void ucsan_sampler_start(void);
 void ucsan_sampler_after_fork(void);
-/* Is the sampler thread running, and does it nudge the thread (the owner
- * of a pool table, or listed)? Then its samples can be left to it. */
 bool ucsan_sampler_running(void);
-bool ucsan_sites_nudged(const struct ucsan_ctx *ctx);
-/* The threads without a pool table that the sampler nudges
- * (nudge_list.c): a thread is listed and unlisted by itself; the sampler
- * nudges those due; after fork, only the calling thread is left. */
+/* The threads the sampler nudges (nudge_list.c): a thread is listed and
+ * unlisted by itself, and says when it blocks in a wait another thread
+ * must end; the sampler nudges those due; after fork, only the calling
+ * thread is left. */
 void ucsan_nudge_enlist(struct ucsan_ctx *ctx);
 void ucsan_nudge_delist(struct ucsan_ctx *ctx);
+bool ucsan_nudge_listed(const struct ucsan_ctx *ctx);
+void ucsan_nudge_waiting(const struct ucsan_ctx *ctx, bool waiting);
 void ucsan_nudge_listed_due(uint64_t now);
 void ucsan_nudge_list_after_fork(struct ucsan_ctx *self);
-void ucsan_sites_owner(const uint8_t *t, struct ucsan_ctx *ctx);
-void ucsan_sites_nudge_due(uint64_t now);
 /* A nudged thread (cold_sites.c): a sample if its period has run its
  * time (core.c). */
 void ucsan_sample_nudged(struct ucsan_ctx *ctx);

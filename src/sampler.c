@@ -4,8 +4,8 @@
  * samples a thread that only reads, and that thread never enters the
  * runtime to look at its clock. Once the program has started a thread, a
  * thread of the runtime's own wakes every millisecond and nudges each
- * pool-table owner whose sampling period is due by monotonic time and
- * that is not blocked in a wait (site_tables.c): its next plain access
+ * listed thread whose sampling period is due by monotonic time and that
+ * is not blocked in a wait (nudge_list.c): its next plain access
  * comes out of line and decides by its CPU clock whether to sample. The
  * budget still decides how often; the nudge only lets the thread ask. The
  * sampler is made with the real pthread_create (it is none of the
@@ -40,10 +40,8 @@ static void *sampler_main(void *unused)
 	while (nap) {
 		nap(&period, NULL);
 		const uint64_t now = ucsan_now_ns();
-		if (!ucsan_single_threaded()) {
-			ucsan_sites_nudge_due(now);
+		if (!ucsan_single_threaded())
 			ucsan_nudge_listed_due(now);
-		}
 		ucsan_gate_expire(now);
 	}
 	return NULL;

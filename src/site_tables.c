@@ -39,12 +39,6 @@ static _Atomic uint32_t pool_wait_stamp[SITE_POOL];
  * one load. */
 static _Atomic int pool_waiters;
 
-/* Each pool table's owner, for the sampler thread's nudges (sampler.c),
- * under a lock of its own: the owner's context is in its TLS, which goes
- * when the thread ends. */
-static struct ucsan_ctx *pool_owner[SITE_POOL];
-static _Atomic bool pool_owner_lock[SITE_POOL];
-
 /* The pool slot of a table, or -1 for the shared ones. */
 static int pool_slot(const uint8_t *t)
 {
@@ -61,50 +55,6 @@ uint8_t *ucsan_sites_take(void)
 			return site_pool[i];
 	}
 	return NULL;
-}
-
-static void owner_lock(int i)
-{
-	while (atomic_exchange_explicit(&pool_owner_lock[i], true, memory_order_acquire))
-		ucsan_cpu_relax();
-}
-
-static void owner_unlock(int i)
-{
-	atomic_store_explicit(&pool_owner_lock[i], false, memory_order_release);
-}
-
-void ucsan_sites_owner(const uint8_t *t, struct ucsan_ctx *ctx)
-{
-	const int i = pool_slot(t);
-	if (i < 0)
-		return;
-	owner_lock(i);
-	pool_owner[i] = ctx;
-	owner_unlock(i);
-}
-
-bool ucsan_sites_nudged(const struct ucsan_ctx *ctx)
-{
-	/* Its own table, also while it runs parked on the all-warm one. */
-	return pool_slot(ctx->parked_sites ? ctx->parked_sites : ctx->sites) >= 0 || ctx->nudge_entry;
-}
-
-void ucsan_sites_nudge_due(uint64_t now)
-{
-	const uint64_t used = atomic_load(&site_pool_used);
-	for (int i = 0; i < SITE_POOL; i++) {
-		/* Blocked in a wait: nothing to sample until it is woken. */
-		if (!(used & (1ULL << i)) || atomic_load_explicit(&pool_waiting[i], memory_order_relaxed))
-			continue;
-		owner_lock(i);
-		struct ucsan_ctx *const ctx = pool_owner[i];
-		/* Again while it has not taken it: the owner may have put its
-		 * own table back in the meantime (ucsan_ctx_set_sites()). */
-		if (ctx && atomic_load_explicit(&ctx->nudge_after_ns, memory_order_relaxed) - 1 < now)
-			ucsan_ctx_nudge(ctx);
-		owner_unlock(i);
-	}
 }
 
 void ucsan_sites_give_back(uint8_t *t)
@@ -135,9 +85,6 @@ void ucsan_sites_pool_after_fork(const uint8_t *mine)
 			atomic_store_explicit(&pool_arg[i], 0, memory_order_relaxed);
 		}
 		atomic_store_explicit(&pool_waiting[i], false, memory_order_relaxed);
-		if (!(keep & (1ULL << i)))
-			pool_owner[i] = NULL;
-		atomic_store_explicit(&pool_owner_lock[i], false, memory_order_relaxed);
 	}
 	atomic_store(&pool_waiters, 0);
 	ucsan_ctx_tls.disable_count--;
@@ -200,6 +147,7 @@ void ucsan_sites_waiting(bool waiting)
 	ucsan_thread_info_waiting(waiting);
 	/* A thread that waits before its first access has a table too. */
 	const struct ucsan_ctx *const ctx = waiting ? ucsan_api_ctx() : &ucsan_ctx_tls;
+	ucsan_nudge_waiting(ctx, waiting);
 	const int i = pool_slot(ucsan_ctx_sites(ctx));
 	if (i < 0)
 		return;

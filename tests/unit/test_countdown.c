@@ -323,7 +323,7 @@ static int time_pick_searches_past_private(void)
 	return ok;
 }
 
-/* The sampler thread's round (site_tables.c): an owner whose nudge is due
+/* The sampler thread's round (nudge_list.c): a pool owner whose nudge is due
  * gets its hot path pointed at the all-cold table, one whose nudge is not
  * due is left alone; its next cold-site visit takes the nudge and puts
  * its own table back. */
@@ -337,10 +337,10 @@ static int sampler_nudges_due_owner(void)
 	ctx->time_sampled = true;
 	ucsan_ctx_set_sites(ctx, own);
 	atomic_store(&ctx->nudge_after_ns, ucsan_now_ns() + 1000000000ULL);
-	ucsan_sites_nudge_due(ucsan_now_ns());
+	ucsan_nudge_listed_due(ucsan_now_ns());
 	int ok = !atomic_load(&ctx->nudged) && ctx->hot_sites == own;
 	atomic_store(&ctx->nudge_after_ns, 1);
-	ucsan_sites_nudge_due(ucsan_now_ns());
+	ucsan_nudge_listed_due(ucsan_now_ns());
 	ok = ok && atomic_load(&ctx->nudged) && ctx->hot_sites == ucsan_sites_cold;
 	ucsan_cold_site(&data[0], 4, 0, ip_in_lane(3, 7));
 	ok = ok && !atomic_load(&ctx->nudged) && ctx->hot_sites == own;
@@ -410,29 +410,38 @@ static int reader_hands_over_after_accesses(void)
 }
 
 /*
- * A thread without a pool table (the 65th and later alive at once) is
- * listed for the sampler thread (src/nudge_list.c): nudged when due, left
- * alone once unlisted, and a nudge not yet taken is not made again.
+ * The sampler thread's list (src/nudge_list.c), for a thread without a
+ * table of the pool as for one with: nudged when due, not while it waits
+ * for another thread, nudged again while it has not taken the last nudge
+ * (its own table put back meanwhile would keep it from ever coming out),
+ * and left alone once unlisted.
  */
 static int listed_thread_nudged(void)
 {
 	static struct ucsan_ctx other;
 	other.sites = other.hot_sites = ucsan_sites_warm;
 	ucsan_nudge_enlist(&other);
-	int ok = other.nudge_entry > 0 && ucsan_sites_nudged(&other);
+	int ok = other.nudge_entry > 0 && ucsan_nudge_listed(&other);
 	atomic_store(&other.nudge_after_ns, ucsan_now_ns() + 1000000000ULL);
 	ucsan_nudge_listed_due(ucsan_now_ns());
 	ok = ok && !atomic_load(&other.nudged) && other.hot_sites == ucsan_sites_warm;
+	/* Due, but blocked in a wait. */
+	ucsan_nudge_waiting(&other, true);
 	atomic_store(&other.nudge_after_ns, 1);
+	ucsan_nudge_listed_due(ucsan_now_ns());
+	ok = ok && !atomic_load(&other.nudged) && other.hot_sites == ucsan_sites_warm;
+	ucsan_nudge_waiting(&other, false);
 	ucsan_nudge_listed_due(ucsan_now_ns());
 	ok = ok && atomic_load(&other.nudged) && other.hot_sites == ucsan_sites_cold;
 	other.hot_sites = ucsan_sites_warm;
 	ucsan_nudge_listed_due(ucsan_now_ns());
-	ok = ok && other.hot_sites == ucsan_sites_warm; /* not taken yet: not again */
-	atomic_store(&other.nudged, false);
+	ok = ok && other.hot_sites == ucsan_sites_cold; /* not taken yet: again */
 	ucsan_nudge_delist(&other);
+	atomic_store(&other.nudged, false);
+	other.hot_sites = ucsan_sites_warm;
 	ucsan_nudge_listed_due(ucsan_now_ns());
-	return ok && other.nudge_entry == 0 && !ucsan_sites_nudged(&other) && !atomic_load(&other.nudged);
+	return ok && other.nudge_entry == 0 && !ucsan_nudge_listed(&other) && !atomic_load(&other.nudged) &&
+	       other.hot_sites == ucsan_sites_warm;
 }
 
 int main(void)
