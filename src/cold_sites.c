@@ -53,6 +53,8 @@ static _Atomic uint32_t cold_unlocked_reads;
 /* Read stalls under a lock on now (cold_start_reads). */
 static _Atomic uint32_t cold_locked_reads;
 static _Atomic uintptr_t cold_unlocked_read_addr;
+/* The latest cold-watched read made under a lock (its address). */
+static _Atomic uintptr_t cold_locked_read_addr;
 /* The number of a store's stall that waits for the taker of what its
  * thread released, during its usual time and again once the taker came:
  * no store made under a lock takes the stage from it then. The taker's
@@ -159,8 +161,18 @@ static _Atomic bool cold_stage_locked;
  */
 static bool tests_locked_init(bool locked, uintptr_t addr, uint32_t seq)
 {
-	if (locked || !(seq & 1) || !ucsan_opts.cold_locked_stores_yield || atomic_load(&cold_stage_seq) != seq ||
-	    !atomic_load(&cold_stage_locked))
+	if (locked || !ucsan_opts.cold_locked_stores_yield)
+		return false;
+	/* No store holds the stage, but a read made under a lock near addr
+	 * stalls: the first half of a read-modify-write of the same object
+	 * (gcc makes `++t->count` a read and a write; clang makes it one
+	 * read-write call, which takes the stage as a store), or the locked
+	 * re-check of the flag. Its thread holds the lock for the update
+	 * that follows: the unlocked read takes the stage as it would from
+	 * that store. */
+	if (!(seq & 1))
+		return atomic_load(&cold_locked_reads) && near_static(addr, atomic_load(&cold_locked_read_addr));
+	if (atomic_load(&cold_stage_seq) != seq || !atomic_load(&cold_stage_locked))
 		return false;
 	const uintptr_t stage = atomic_load(&cold_stage_addr);
 	return ucsan_static_data((const void *)stage) && near_static(addr, stage);
@@ -335,6 +347,78 @@ static void beside_hold_until(uint64_t let_go)
 		;
 }
 
+/*
+ * A thread argument handed over again, refilled in between: a listener
+ * that passes one struct to every handler it starts and refills its fd
+ * for the next connection, a loop that rewrites the job index in the one
+ * argument. Each thread's read of the refilled field races with the
+ * creator's next refill, yet the read comes at the thread's start and
+ * the refill only once the creator has the next item -- an accept()
+ * later -- long after any usual stall; meanwhile the creator's own store
+ * just after pthread_create (a handler count) often holds the stage and
+ * parks the new thread, whose reads then go unwatched. So the creator
+ * keeps a copy of the first ARG_SNAP bytes at the argument it handed
+ * last; handing the same argument again, the bytes that changed since
+ * are what it refills (a mask, handed to the new thread with its start).
+ * The new thread's first read of those bytes is watched whoever watched
+ * the site before, parked or not, beside any stall and never cut short,
+ * for at least a taker's wait (cold_release_wait_us), ending early once
+ * the creator blocks in a join or an untimed wait, or ends
+ * (cold_refilled_reads). A creator that hands every thread its own
+ * argument, or one it does not change, gives no mask.
+ */
+#define ARG_SNAP 64
+
+static __thread struct {
+	uintptr_t arg;
+	size_t n;
+	uint8_t bytes[ARG_SNAP];
+} handed_arg;
+static __thread uint64_t arg_refilled; /* in the new thread: bytes at its argument */
+static __thread bool refill_watch;     /* its stall watches such a read */
+
+uint64_t ucsan_cold_arg_handed(const void *arg)
+{
+	if (!ucsan_opts.cold_refilled_reads || (uintptr_t)arg < 4096)
+		return 0;
+	uint8_t now[ARG_SNAP];
+	const size_t n = ucsan_read_memory_upto(arg, now, sizeof(now));
+	uint64_t mask = 0;
+	if (handed_arg.arg == (uintptr_t)arg)
+		for (size_t i = 0; i < n && i < handed_arg.n; i++)
+			if (now[i] != handed_arg.bytes[i])
+				mask |= 1ULL << i;
+	handed_arg.arg = (uintptr_t)arg;
+	handed_arg.n = n;
+	memcpy(handed_arg.bytes, now, n);
+	return mask;
+}
+
+/* Is the creator still one that may write (not blocked in a join or an
+ * untimed wait, not ended)? */
+static bool creator_writes(struct ucsan_ctx *ctx)
+{
+	if (!ctx->creator_info)
+		ctx->creator_info = ucsan_thread_info_creator();
+	const struct ucsan_thread_info *c = ctx->creator_info;
+	const struct ucsan_thread_info *self = ctx->thread_info;
+	return c && self && c->tid == self->creator &&
+	       atomic_load_explicit(&c->state, memory_order_relaxed) == THREAD_RUNNING &&
+	       !atomic_load_explicit(&c->waiting, memory_order_relaxed);
+}
+
+/* The bytes of this read that the creator refilled before handing the
+ * argument over again (0: none, or the creator writes no more). */
+static uint64_t refilled_read(struct ucsan_ctx *ctx, const volatile void *ptr, size_t size)
+{
+	const uintptr_t off = (uintptr_t)ptr - ctx->thread_arg;
+	if (!arg_refilled || !ctx->thread_arg || off >= ARG_SNAP)
+		return 0;
+	const size_t n = size < ARG_SNAP - off ? size : ARG_SNAP - off;
+	const uint64_t bits = (n >= 64 ? ~0ULL : ((1ULL << n) - 1)) << off;
+	return (arg_refilled & bits) && creator_writes(ctx) ? arg_refilled & bits : 0;
+}
+
 void ucsan_cold_stall(struct ucsan_ctx *ctx, _Atomic(uint64_t) *wp, long us)
 {
 	const uint32_t seq = ctx->cold_turn;
@@ -350,7 +434,7 @@ void ucsan_cold_stall(struct ucsan_ctx *ctx, _Atomic(uint64_t) *wp, long us)
 	 * ends (or after four of its own at most), since that stall's thread,
 	 * let go, is the one that comes to the same code next; and it is not
 	 * cut short by another. */
-	if (ctx->cold_beside) {
+	if (ctx->cold_beside && !refill_watch) {
 		const uint64_t limit = start + 4 * (uint64_t)us * 1000;
 		while (now < limit && atomic_load_explicit(wp, memory_order_relaxed) != WP_CONSUMED &&
 		       atomic_load(&cold_seq) == ctx->cold_parked) {
@@ -380,6 +464,8 @@ void ucsan_cold_stall(struct ucsan_ctx *ctx, _Atomic(uint64_t) *wp, long us)
 	}
 	while (now < end && atomic_load_explicit(wp, memory_order_relaxed) != WP_CONSUMED) {
 		const uint32_t cur = atomic_load(&cold_seq);
+		if (refill_watch && !creator_writes(ctx))
+			break;
 		if (cur != seq && !ctx->cold_beside) {
 			ctx->cold_parked = cur;
 			ctx->cold_preempted = true;
@@ -844,6 +930,72 @@ NOINLINE void ucsan_cold_site(const volatile void *ptr, size_t size, int type, u
 	note_unpublished(ctx, ptr, size, type, ip);
 }
 
+/* === Refills ===
+ *
+ * A thread that receives into a buffer, hands it to another thread (a job
+ * queued under a lock) and receives again into the same buffer at the same
+ * call site -- an I/O thread's per-connection buffer, parsed in place by a
+ * worker -- races with that worker's reads of the previous contents. The
+ * receive's site is cold only its first time, though, when nobody holds the
+ * buffer yet; the refill, the store that races, runs at a warm site (clang
+ * often rotates such a loop, so that its first call and the others are two
+ * sites; gcc keeps one). So a receive to the address its site stored to
+ * before, with a release of the thread's (ctx->release_seq) in between, is
+ * cold-watched once more, past the process's limit on the site's watches.
+ * Once per buffer and site: a server's later refills are the sampler's. The
+ * latest few (site, buffer) pairs are kept, in the runtime's own TLS. The
+ * receives are system calls: the look here costs nothing beside them.
+ */
+#define REFILL_PAIRS 4
+static __thread struct {
+	uintptr_t ip, addr;
+	uint32_t release_seq;
+	bool done;
+} refills[REFILL_PAIRS];
+static __thread unsigned refill_next;
+static __thread int refilling = -1; /* the pair being watched again, or -1 */
+static __thread bool refill_watched;
+
+void ucsan_cold_refill(const void *p, uintptr_t ip)
+{
+	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
+	if (!ucsan_opts.cold_refills || !ucsan_opts.cold_watches || !ctx->initialized || ctx->signal_depth ||
+	    ctx->disable_count)
+		return;
+	for (int i = 0; i < REFILL_PAIRS; i++) {
+		if (refills[i].ip != ip || refills[i].addr != (uintptr_t)p)
+			continue;
+		if (!refills[i].done && refills[i].release_seq != ctx->release_seq) {
+			uint8_t *const table = ucsan_ctx_sites(ctx);
+			if (table != ucsan_sites_cold && table != ucsan_sites_warm) {
+				uint8_t *const site = &table[site_index(ip)];
+				if (*site == SITE_WARM)
+					*site = 0;
+				refilling = i;
+				refill_watched = false;
+			}
+		}
+		refills[i].release_seq = ctx->release_seq;
+		return;
+	}
+	const unsigned i = refill_next++ % REFILL_PAIRS;
+	refills[i].ip = ip;
+	refills[i].addr = (uintptr_t)p;
+	refills[i].release_seq = ctx->release_seq;
+	refills[i].done = false;
+}
+
+void ucsan_cold_refill_end(void)
+{
+	if (refilling < 0)
+		return;
+	/* Watched: done with. Not (no turn, no budget, cut short): the
+	 * next refill may try again. */
+	if (refill_watched)
+		refills[refilling].done = true;
+	refilling = -1;
+}
+
 static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t ip)
 {
 	struct ucsan_ctx *ctx = &ucsan_ctx_tls;
@@ -905,8 +1057,9 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	 * parked thread runs on, and meets that watchpoint if it races; only
 	 * the store of a check-then-set is watched, beside that stall, and
 	 * the test of a locked initialisation takes the stage from it. */
+	const uint64_t refilled = (type & UCSAN_ACCESS_WRITE) ? 0 : refilled_read(ctx, ptr, size);
 	bool beside = false;
-	if (ctx->cold_parked) {
+	if (ctx->cold_parked && !refilled) {
 		const uint32_t seq = atomic_load_explicit(&cold_seq, memory_order_relaxed);
 		if (seq == ctx->cold_parked &&
 		    ((type & UCSAN_ACCESS_WRITE) || !tests_locked_init(ctx->locks_held > 0, (uintptr_t)ptr, seq))) {
@@ -954,6 +1107,8 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	 * races with comes once per period of the other side. */
 	if (poll_read && (long)ctx->woke_us > us)
 		us = (long)ctx->woke_us;
+	if (refilled && (long)ucsan_opts.cold_release_wait_us > us)
+		us = (long)ucsan_opts.cold_release_wait_us;
 	const uint64_t now = ucsan_now_ns();
 	if (poll_read)
 		ucsan_cold_poll_note(ptr, size, ctx->woke_us, ctx->tid, now);
@@ -994,7 +1149,7 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	_Atomic uint8_t *const everyone = process_site(ip);
 	const int limit = (int)ucsan_opts.cold_site_limit;
 	const uint8_t others = atomic_load_explicit(everyone, memory_order_relaxed);
-	if (limit > 0 && others >= (limit < 255 ? limit : 255) && !poll_read) {
+	if (limit > 0 && others >= (limit < 255 ? limit : 255) && !poll_read && refilling < 0 && !refilled) {
 		*site = SITE_WARM;
 		count_access(ctx, ptr, size, type, ip, true);
 		return;
@@ -1029,7 +1184,7 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 			ctx->cold_parked = cur;
 		}
 	}
-	if (!beside && !beside_publish &&
+	if (!beside && !beside_publish && !refilled &&
 	    !take_turn(takes_stage, !(before & SITE_RETRY), locked,
 		       poll_read || (handed_read && !atomic_load(&cold_locked_reads)), (uintptr_t)ptr, size, now,
 		       &ctx->cold_turn)) {
@@ -1050,7 +1205,7 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	 * the other threads' reads free to watch: the thread that takes what
 	 * was released reads next, and this thread's store after its read
 	 * is what that watch meets. */
-	const bool holds_reads = !(after_release && !takes_stage && ucsan_opts.cold_release_wait_us > 0);
+	const bool holds_reads = !(after_release && !takes_stage && ucsan_opts.cold_release_wait_us > 0) && !refilled;
 	if (holds_reads)
 		atomic_fetch_add(&cold_stalls, 1);
 	const bool unlocked_read = !is_write && !locked;
@@ -1059,14 +1214,18 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 		atomic_fetch_add(&cold_unlocked_reads, 1);
 	}
 	const bool locked_read = !is_write && locked;
-	if (locked_read)
+	if (locked_read) {
+		atomic_store(&cold_locked_read_addr, (uintptr_t)ptr);
 		atomic_fetch_add(&cold_locked_reads, 1);
+	}
 	/* A stall beside lasts at most five times its own (see
 	 * ucsan_cold_stall()). */
 	const uint64_t beside_until = beside ? now + 5 * (uint64_t)us * 1000 : 0;
 	if (beside)
 		atomic_store(&cold_beside_until, beside_until);
-	ctx->cold_beside = beside || beside_publish;
+	ctx->cold_beside = beside || beside_publish || refilled;
+	refill_watch = refilled != 0;
+	arg_refilled &= ~refilled;
 	ctx->cold_wake = COLD_WAKE_NONE;
 	if (after_release && !ctx->cold_beside && ucsan_opts.cold_release_wait_us > 0)
 		ctx->cold_wake = takes_stage ? COLD_WAKE_STORE : COLD_WAKE_READ;
@@ -1078,6 +1237,7 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 	ctx->waited_table = NULL;
 	ctx->wait_creator = false;
 	ctx->cold_beside = false;
+	refill_watch = false;
 	ctx->cold_wake = COLD_WAKE_NONE;
 	if (holds_reads)
 		stalls_done(&cold_stalls);
@@ -1089,7 +1249,7 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 		uint64_t mine = beside_until;
 		atomic_compare_exchange_strong(&cold_beside_until, &mine, 0);
 	}
-	if (!beside && !beside_publish)
+	if (!beside && !beside_publish && !refilled)
 		end_turn(ctx->cold_turn);
 	if (claimed && (!watched_now || ctx->cold_preempted))
 		atomic_fetch_sub_explicit(everyone, 1, memory_order_relaxed);
@@ -1108,6 +1268,9 @@ static void cold_site(const volatile void *ptr, size_t size, int type, uintptr_t
 		ctx->woke_loop_left = (uint8_t)(1 + ucsan_rand32(ctx) % WOKE_LOOP_VISITS);
 		*site = before;
 	}
+	/* A refill's watch cut short by another's is tried again. */
+	if (refilling >= 0 && !ctx->cold_preempted)
+		refill_watched = true;
 	ucsan_cold_charge(ctx, budget);
 	/* Cut short by another thread's cold watch: watched again later. */
 	if (ctx->cold_preempted) {
@@ -1246,9 +1409,10 @@ void ucsan_cold_refresh(struct ucsan_ctx *ctx)
 	ucsan_sites_reset(ctx);
 }
 
-void ucsan_cold_thread_start(struct ucsan_ctx *ctx, const void *arg)
+void ucsan_cold_thread_start(struct ucsan_ctx *ctx, const void *arg, uint64_t refilled)
 {
 	ctx->thread_arg = (uintptr_t)arg;
+	arg_refilled = refilled;
 	ctx->creator_info = NULL;
 	ctx->start_sites = (int)ucsan_opts.cold_start_reads;
 	const uint32_t seq = atomic_load(&cold_seq);

@@ -452,7 +452,8 @@ void ucsan_gate_expire(uint64_t now);
 void ucsan_cold_stack_handed(const void *arg);
 /* A thread begins (its start trampoline): the write stall then on, and
  * the argument it was given. */
-void ucsan_cold_thread_start(struct ucsan_ctx *ctx, const void *arg);
+void ucsan_cold_thread_start(struct ucsan_ctx *ctx, const void *arg, uint64_t refilled);
+uint64_t ucsan_cold_arg_handed(const void *arg);
 /* Every site of this thread becomes cold again. */
 void ucsan_sites_reset(struct ucsan_ctx *ctx);
 /* A thread that let sites go for want of budget, once it has some again. */
@@ -473,6 +474,11 @@ void ucsan_cold_wake_stalls(void);
  * between rounds (a heartbeat, a poller, a watchdog) runs each round's
  * sites as new, as far as its budget allows. errno is kept. */
 void ucsan_cold_slept(uint64_t ns);
+/* A receive stored into the program at p from the call at ip: a refill of
+ * a buffer handed over since may be cold-watched again (cold_sites.c).
+ * ucsan_cold_refill_end() after its check. */
+void ucsan_cold_refill(const void *p, uintptr_t ip);
+void ucsan_cold_refill_end(void);
 /* Polled variables (cold_polls.c): a read just after a sleep of
  * period_us by thread tid; the longest period another thread than tid
  * polls [ptr, ptr + size) with, lately (0: none); a forked child's

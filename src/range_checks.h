@@ -50,9 +50,11 @@ static inline void moved_bytes(const void *p, size_t n, bool stored, uintptr_t p
 {
 	if (!p)
 		return;
-	if (stored)
+	if (stored) {
+		ucsan_cold_refill(p, pc);
 		check_write(p, n, pc);
-	else
+		ucsan_cold_refill_end();
+	} else
 		check_read(p, n, pc);
 }
 

@@ -87,6 +87,7 @@ struct thread_start {
 	int creator, npcs;
 	uintptr_t pcs[UCSAN_CREATE_STACK];
 	bool keyed; /* a thread of its own: ends at the runtime's key */
+	uint64_t refilled; /* bytes at arg its creator refilled (cold_sites.c) */
 };
 
 /* The calling thread is about to have company (or is the company: a
@@ -221,7 +222,7 @@ static void *run_thread(const struct thread_start *ts)
 	 * reaches its first access long after, maybe during another stall.
 	 * The rest is set up at that first access, as for any thread. */
 	if (!ucsan_ctx_tls.initialized)
-		ucsan_cold_thread_start(&ucsan_ctx_tls, ts->arg);
+		ucsan_cold_thread_start(&ucsan_ctx_tls, ts->arg, ts->refilled);
 	exit_state = EXIT_PENDING;
 	exit_keyed = ts->keyed && atomic_load(&exit_key_state) == 1 && pthread_setspecific(exit_key, (void *)1) == 0;
 	void *ret;
@@ -315,6 +316,7 @@ int ucsan_thread_create(pthread_t *t, const pthread_attr_t *a, void *(*start)(vo
 	ucsan_ctx_tls.disable_count--;
 	/* What of the creator's stack the thread gets (cold_sites.c). */
 	ucsan_cold_stack_handed(arg);
+	ts->refilled = ucsan_cold_arg_handed(arg);
 	/* Before the thread exists: its first access must be checked. */
 	count_new_thread();
 	ucsan_sampler_start();

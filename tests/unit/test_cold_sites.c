@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "range_checks.h"
 
 void __tsan_read4(void *p);
 void __tsan_write4(void *p);
@@ -881,6 +882,57 @@ static void *waiter_thread(void *arg)
 	return NULL;
 }
 
+
+/* A table resized under its lock while a lookup tests its mask without
+ * it: the resizer's first access under the lock is the read of an update
+ * (gcc splits `++t->count` into a read and a write). */
+SITE(site_locked_count_read, ".rept 53; nop; .endr")
+SITE(site_unlocked_mask_read, ".rept 61; nop; .endr")
+static struct {
+	int count;
+	int mask;
+} resized;
+static pthread_mutex_t resize_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void *locked_count_reader(void *arg)
+{
+	pthread_mutex_lock(&resize_lock);
+	site_locked_count_read(arg);
+	pthread_mutex_unlock(&resize_lock);
+	stay_until_joined();
+	return NULL;
+}
+
+/* A receive call site: each record into the same buffer. The I/O
+ * interposers check nothing called from the runtime's own code, which
+ * this test is linked with: the bytes a read() returned are handed to
+ * the check they make (range_checks.h), at a call site of its own. */
+static char record_buf[64];
+static pthread_mutex_t record_lock = PTHREAD_MUTEX_INITIALIZER;
+SITE(site_receive_call, ".rept 49; nop; .endr")
+
+/* Another thread, so that watches are set at all. */
+static void *companion(void *arg)
+{
+	(void)arg;
+	stay_until_joined();
+	return NULL;
+}
+
+/* A record received at that call site; returns the watches that took. */
+static long refill(bool hand_over)
+{
+	const long w = watches();
+	memcpy(record_buf, "ts=1;op=get", 11);
+	moved_bytes(record_buf, 11, true, (uintptr_t)site_receive_call + 8);
+	if (hand_over) {
+		/* The buffer queued for a worker: a release. */
+		pthread_mutex_lock(&record_lock);
+		pthread_mutex_unlock(&record_lock);
+	}
+	return watches() - w;
+}
+
 static void *idle_thread(void *arg)
 {
 	(void)arg;
@@ -1662,7 +1714,63 @@ int main(void)
 		CHECK("start_read_waits_beside_locked_read",
 		      run_start_reader(start_reader_beside_locked, &start_arg[0], false));
 		join_cold_reader(sr);
+		/* An unlocked read of static data within 64 bytes of a read
+		 * stall made under a lock (the first half of the locked update
+		 * that follows) takes the stage rather than wait its turn, as
+		 * it does from a locked store. (A read just after a release
+		 * holds no other read off: not here, as in the middle of a
+		 * thread's work.) */
+		ucsan_opts.cold_release_wait_us = 0;
+		sr = start_long_stall(locked_count_reader, &resized.count);
+		/* Not a poll: main waited for the stall in sleeps. */
+		ucsan_ctx_tls.woke_sites = 0;
+		const long w = watches();
+		site_unlocked_mask_read(&resized.mask);
+		CHECK("unlocked_read_beside_locked_read_watched", watches() == w + 1);
+		join_cold_reader(sr);
 		ucsan_opts = saved;
+	}
+	/* A receive into the buffer its call site filled before, handed over
+	 * since (a release), is watched again though the site is done with;
+	 * once per buffer (again if that watch was cut short), and not
+	 * without a release in between. */
+	{
+		long_cold_stalls(2000);
+		pthread_t worker;
+		pthread_create(&worker, NULL, companion, NULL);
+		const long first = refill(false);
+		const long no_release = refill(true);
+		const long refilled = refill(true);
+		/* Not each time (once more if a watch was cut short). */
+		const long again = refill(true) + refill(true) + refill(true);
+		ucsan_opts.cold_refills = false;
+		const long off = refill(true);
+		join_cold_reader(worker);
+		CHECK("receive_first_run_watched", first == 1);
+		CHECK("receive_without_release_not_watched", no_release == 0);
+		CHECK("receive_refill_watched", refilled == 1);
+		CHECK("receive_refill_not_each_time", again <= 1);
+		CHECK("receive_refill_off", off == 0);
+		ucsan_opts = saved;
+	}
+	/* Handing one argument again, the bytes refilled since are marked
+	 * for the new thread's reads; another argument, or the same one
+	 * unchanged, marks none. */
+	{
+		static struct {
+			void *server;
+			int fd;
+		} handed;
+		handed.fd = 7;
+		const uint64_t first = ucsan_cold_arg_handed(&handed);
+		handed.fd = 8;
+		const uint64_t refilled = ucsan_cold_arg_handed(&handed);
+		const uint64_t same = ucsan_cold_arg_handed(&handed);
+		static int other;
+		const uint64_t elsewhere = ucsan_cold_arg_handed(&other);
+		CHECK("arg_first_hand_unmarked", first == 0);
+		CHECK("arg_refilled_field_marked", refilled && !(refilled & ~(0xfULL << 8)));
+		CHECK("arg_unchanged_unmarked", same == 0 && elsewhere == 0);
 	}
 	/* Parked, an unlocked read-modify-write of static data is watched. */
 	park_during_write(parked_rmw, write_site_43, &shared_c);
