@@ -892,16 +892,6 @@ static struct {
 	int count;
 	int mask;
 } resized;
-static pthread_mutex_t resize_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static void *locked_count_reader(void *arg)
-{
-	pthread_mutex_lock(&resize_lock);
-	site_locked_count_read(arg);
-	pthread_mutex_unlock(&resize_lock);
-	stay_until_joined();
-	return NULL;
-}
 
 /* A receive call site: each record into the same buffer. The I/O
  * interposers check nothing called from the runtime's own code, which
@@ -1091,10 +1081,12 @@ SITE(site_start_locked_stall, ".rept 51; nop; .endr")
 SITE(site_start_arg_locked, ".rept 53; nop; .endr")
 static pthread_mutex_t start_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* One cold read, made under a lock. */
 static void *locked_cold_reader(void *arg)
 {
+	const struct cold_read *r = arg;
 	pthread_mutex_lock(&start_lock);
-	site_start_locked_stall(arg);
+	r->site(r->p);
 	pthread_mutex_unlock(&start_lock);
 	stay_until_joined();
 	return NULL;
@@ -1710,7 +1702,8 @@ int main(void)
 		CHECK("start_read_waits_while_creator_joins",
 		      run_start_reader(start_reader_joined, &start_arg[1], true));
 		join_cold_reader(sr);
-		sr = start_long_stall(locked_cold_reader, &shared_b);
+		struct cold_read locked_stall = { site_start_locked_stall, &shared_b };
+		sr = start_long_stall(locked_cold_reader, &locked_stall);
 		CHECK("start_read_waits_beside_locked_read",
 		      run_start_reader(start_reader_beside_locked, &start_arg[0], false));
 		join_cold_reader(sr);
@@ -1721,7 +1714,8 @@ int main(void)
 		 * holds no other read off: not here, as in the middle of a
 		 * thread's work.) */
 		ucsan_opts.cold_release_wait_us = 0;
-		sr = start_long_stall(locked_count_reader, &resized.count);
+		struct cold_read count_stall = { site_locked_count_read, &resized.count };
+		sr = start_long_stall(locked_cold_reader, &count_stall);
 		/* Not a poll: main waited for the stall in sleeps. */
 		ucsan_ctx_tls.woke_sites = 0;
 		const long w = watches();
