@@ -395,7 +395,9 @@ uint64_t ucsan_cold_arg_handed(const void *arg)
 }
 
 /* Is the creator still one that may write (not blocked in a join or an
- * untimed wait, not ended)? */
+ * untimed wait, not ended)? Its record is looked up here, at the first
+ * ask, not as the thread starts: the search of the records would delay
+ * every thread's first access. */
 static bool creator_writes(struct ucsan_ctx *ctx)
 {
 	if (!ctx->creator_info)
@@ -581,16 +583,9 @@ static bool start_read(struct ucsan_ctx *ctx, const volatile void *ptr, bool is_
 	ctx->start_sites--;
 	if (is_write)
 		return false;
-	/* Looked up here, not as the thread starts: the search of the
-	 * records would delay every thread's first access. */
-	if (!ctx->creator_info)
-		ctx->creator_info = ucsan_thread_info_creator();
-	const struct ucsan_thread_info *c = ctx->creator_info;
-	const struct ucsan_thread_info *self = ctx->thread_info;
-	if (!c || !self || c->tid != self->creator ||
-	    atomic_load_explicit(&c->state, memory_order_relaxed) != THREAD_RUNNING ||
-	    atomic_load_explicit(&c->waiting, memory_order_relaxed))
+	if (!creator_writes(ctx))
 		return false;
+	const struct ucsan_thread_info *c = ctx->creator_info;
 	const uintptr_t a = (uintptr_t)ptr;
 	return (ctx->thread_arg && a - ctx->thread_arg < START_ARG_SPAN) || a - c->stack_lo < c->stack_hi - c->stack_lo;
 }

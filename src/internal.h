@@ -274,8 +274,8 @@ struct ucsan_ctx {
 	 * are over, where the time floor runs and its nudges reach the
 	 * thread (core.c, time_sampled_update()). */
 	bool time_sampled;
-	/* Its entry in the sampler's list of threads without a pool table,
-	 * plus one (nudge_list.c); 0: none. */
+	/* Its entry in the sampler's list of the threads it nudges, plus
+	 * one (nudge_list.c); 0: none (the list was full). */
 	int nudge_entry;
 	/* This thread's record in thread_info.c, for reports. */
 	struct ucsan_thread_info *thread_info;
